@@ -1,0 +1,506 @@
+"""``python -m tf1mem.cluster``: data-parallel training on TensorFlow's gRPC runtime.
+
+This module owns the command line and the launcher; what runs inside one task is
+:mod:`tf1mem.cluster_task`. Two ways to run it:
+
+- **Launcher** (default): ``--ps N --workers M`` starts N+M task processes on this
+  machine, each configured through ``TF_CONFIG``, watches them, restarts a worker
+  that dies (the whole job when a ps dies; at most ``--max-restarts`` times in
+  all; training resumes from the chief's last checkpoint), stops them all on
+  Ctrl-C/SIGTERM, and prints per-worker throughput, then ``test accuracy: X`` as
+  the last line.
+- **One task** of a cluster spread over hosts: ``TF_CONFIG`` in the environment,
+  or TF1's flags ``--ps_hosts --worker_hosts --job_name --task_index``.
+
+Every server listens on loopback only unless ``--allow-remote`` (see
+:mod:`tf1mem.cluster_task` for how, given that TensorFlow always binds
+0.0.0.0). Exit codes are :mod:`tf1mem.errors`' (4: a cluster error).
+"""
+
+import argparse
+import dataclasses
+import ipaddress
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+from tf1mem import errors
+from tf1mem.errors import ClusterError, UsageError
+
+__all__ = ["ClusterOptions", "parse_args", "main", "entry", "DEFAULT_STEPS"]
+
+DEFAULT_STEPS = 1000
+_PROG = "tf1mem.cluster"
+_POLL_SECONDS = 0.2
+
+
+@dataclasses.dataclass(frozen=True)
+class ClusterOptions:
+    """The parsed command line (see ``--help``)."""
+
+    ps: int = 1
+    workers: int = 2
+    steps: int = DEFAULT_STEPS
+    batch_size: int = 100
+    learning_rate: float = 0.5
+    data_dir: str = "MNIST_data/"
+    checkpoint_dir: Optional[str] = None
+    seed: Optional[int] = None
+    port_base: int = 0
+    sync: bool = False
+    max_restarts: int = 3
+    startup_timeout: float = 60.0
+    save_checkpoint_steps: int = 100
+    allow_remote: bool = False
+    ps_hosts: Tuple[str, ...] = ()
+    worker_hosts: Tuple[str, ...] = ()
+    job_name: Optional[str] = None
+    task_index: Optional[int] = None
+    result_file: str = ""
+    session: object = None  # tf1mem.config.SessionOptions
+    argv: Tuple[str, ...] = ()  # forwarded verbatim to the task processes
+
+
+def _hosts(text):
+    return tuple(h.strip() for h in text.split(",") if h.strip())
+
+
+def _build_parser():
+    from tf1mem import config
+
+    p = argparse.ArgumentParser(
+        prog=_PROG, description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--ps", type=int, default=1, help="ps tasks to launch")
+    p.add_argument("--workers", type=int, default=2, help="worker tasks to launch")
+    p.add_argument("--steps", type=int, default=DEFAULT_STEPS, help="global training steps")
+    p.add_argument("--batch-size", type=int, default=100, help="examples per worker step")
+    p.add_argument("--learning-rate", type=float, default=0.5)
+    p.add_argument("--data-dir", default="MNIST_data/", help="MNIST folder")
+    p.add_argument("--checkpoint-dir", default=None,
+                   help="chief's checkpoint folder (default: a new temporary folder)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--port-base", type=int, default=0,
+                   help="first port (ps first, then workers); 0 picks free ports")
+    p.add_argument("--sync", action="store_true",
+                   help="synchronous updates (SyncReplicasOptimizer, one gradient per worker)")
+    p.add_argument("--max-restarts", type=int, default=3,
+                   help="task restarts allowed in all before the run fails")
+    p.add_argument("--startup-timeout", type=float, default=60.0,
+                   help="seconds to wait for peers to come up")
+    p.add_argument("--save-checkpoint-steps", type=int, default=100,
+                   help="the chief checkpoints every this many global steps")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="listen on all interfaces (UNAUTHENTICATED: trusted networks only)")
+    one = p.add_argument_group("one task of a multi-host cluster (TF1 flags; or TF_CONFIG)")
+    one.add_argument("--ps_hosts", type=_hosts, default=(), help="comma-separated host:port")
+    one.add_argument("--worker_hosts", type=_hosts, default=(), help="comma-separated host:port")
+    one.add_argument("--job_name", choices=("ps", "worker"), default=None)
+    one.add_argument("--task_index", type=int, default=None)
+    p.add_argument("--result-file", default="", help=argparse.SUPPRESS)
+    config.add_argparse_flags(p)
+    return p
+
+
+def parse_args(argv: Optional[Sequence[str]] = None) -> ClusterOptions:
+    """Parses the command line into :class:`ClusterOptions` (argparse exits 2 on bad flags).
+
+    Raises:
+      UsageError: values that parse but make no sense (named).
+    """
+    from tf1mem import config
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ns = _build_parser().parse_args(argv)
+    for flag, value, low in (("--ps", ns.ps, 1), ("--workers", ns.workers, 1),
+                             ("--steps", ns.steps, 1), ("--batch-size", ns.batch_size, 1),
+                             ("--max-restarts", ns.max_restarts, 0),
+                             ("--save-checkpoint-steps", ns.save_checkpoint_steps, 1),
+                             ("--port-base", ns.port_base, 0)):
+        if value < low:
+            raise UsageError(f"{flag} must be >= {low}, got {value}")
+    if ns.port_base > 65535:
+        raise UsageError(f"--port-base must be a port number, got {ns.port_base}")
+    if ns.startup_timeout <= 0:
+        raise UsageError(f"--startup-timeout must be positive, got {ns.startup_timeout}")
+    if not ns.learning_rate > 0:
+        raise UsageError(f"--learning-rate must be positive, got {ns.learning_rate}")
+    return ClusterOptions(
+        ps=ns.ps, workers=ns.workers, steps=ns.steps, batch_size=ns.batch_size,
+        learning_rate=ns.learning_rate, data_dir=ns.data_dir,
+        checkpoint_dir=ns.checkpoint_dir, seed=ns.seed, port_base=ns.port_base,
+        sync=ns.sync, max_restarts=ns.max_restarts, startup_timeout=ns.startup_timeout,
+        save_checkpoint_steps=ns.save_checkpoint_steps, allow_remote=ns.allow_remote,
+        ps_hosts=ns.ps_hosts, worker_hosts=ns.worker_hosts, job_name=ns.job_name,
+        task_index=ns.task_index, result_file=ns.result_file,
+        session=config.options_from_args(ns), argv=tuple(argv))
+
+
+# --------------------------------------------------------------------------------
+# One task
+
+
+def _task_from(opts: ClusterOptions, environ: Mapping[str, str]):
+    """(cluster dict, job, index) from the TF1 flags or TF_CONFIG; None if neither."""
+    if opts.job_name is not None or opts.ps_hosts or opts.worker_hosts:
+        if opts.job_name is None or opts.task_index is None:
+            raise UsageError("--ps_hosts/--worker_hosts need --job_name and --task_index")
+        if not opts.ps_hosts or not opts.worker_hosts:
+            raise UsageError("--job_name needs both --ps_hosts and --worker_hosts")
+        cluster = {"ps": list(opts.ps_hosts), "worker": list(opts.worker_hosts)}
+        job, index = opts.job_name, opts.task_index
+    elif environ.get("TF_CONFIG"):
+        try:
+            tf_config = json.loads(environ["TF_CONFIG"])
+            cluster = {k: list(v) for k, v in tf_config["cluster"].items()}
+            job, index = tf_config["task"]["type"], int(tf_config["task"]["index"])
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise UsageError(f"TF_CONFIG is not valid ({exc!r}); expected JSON "
+                             '{"cluster": {"ps": [...], "worker": [...]}, '
+                             '"task": {"type": "worker", "index": 0}}') from None
+    else:
+        return None
+    if set(cluster) != {"ps", "worker"} or not cluster["ps"] or not cluster["worker"]:
+        raise UsageError(f"the cluster needs jobs 'ps' and 'worker', got {sorted(cluster)}")
+    if job not in cluster or not 0 <= index < len(cluster[job]):
+        raise UsageError(f"task {job}:{index} is not in the cluster {cluster}")
+    for address in cluster["ps"] + cluster["worker"]:
+        host, sep, port = address.rpartition(":")
+        if not sep or not port.isdigit():
+            raise UsageError(f"{address!r} is not host:port")
+        if not opts.allow_remote and not _is_loopback(host):
+            raise UsageError(
+                f"{address!r} is not a loopback address; servers listen on loopback only "
+                "unless you pass --allow-remote (only on an isolated, trusted network)")
+    return cluster, job, index
+
+
+def _is_loopback(host):
+    host = host.strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv) -> int:
+    from tf1mem import cluster_task, config
+
+    if opts.allow_remote:
+        print(f"{_PROG}: {cluster_task.REMOTE_WARNING}", file=sys.stderr, flush=True)
+    elif not cluster_task.loopback_active():
+        if reexec_argv is not None:
+            cluster_task.reexec_with_loopback("tf1mem.cluster", reexec_argv)  # no return
+        print(f"{_PROG}: warning: the loopback bind shim is not loaded in this process, "
+              "so TensorFlow's server listens on all interfaces", file=sys.stderr)
+    session_config = config.resolve_options(opts.session).to_config()
+    server = cluster_task.start_server(cluster, job, index, config=session_config)
+    if job == "ps":
+        print(f"{_PROG}: /job:ps/task:{index} serving at {cluster['ps'][index]}", flush=True)
+        cluster_task.run_ps(server)
+        return errors.EXIT_OK
+    checkpoint_dir = opts.checkpoint_dir or tempfile.mkdtemp(prefix="tf1mem-ckpt-")
+    task = cluster_task.TaskSpec(cluster=cluster, job_name=job, task_index=index)
+    train = cluster_task.TrainSpec(
+        steps=opts.steps, batch_size=opts.batch_size, learning_rate=opts.learning_rate,
+        data_dir=opts.data_dir, checkpoint_dir=checkpoint_dir, sync=opts.sync,
+        seed=opts.seed, save_checkpoint_steps=opts.save_checkpoint_steps,
+        startup_timeout=opts.startup_timeout, session_config=session_config,
+        result_file=opts.result_file)
+    result = cluster_task.run_worker(server, task, train)
+    print(f"{result.task}: {result.local_steps} steps, "
+          f"{result.examples_per_second:.0f} examples/s, global step {result.final_global_step}")
+    if result.test_accuracy is not None:
+        print(f"checkpoints: {checkpoint_dir}")
+        print(f"test accuracy: {result.test_accuracy:.4f}", flush=True)
+    sys.stdout.flush()
+    # Skip interpreter teardown: TF's gRPC threads can otherwise stall the exit.
+    os._exit(errors.EXIT_OK)
+
+
+# --------------------------------------------------------------------------------
+# The launcher
+
+
+class _Terminated(Exception):
+    """SIGTERM arrived; handled like Ctrl-C."""
+
+
+@dataclasses.dataclass
+class _Task:
+    job: str
+    index: int
+    log_path: str
+    result_path: str
+    proc: Optional[subprocess.Popen] = None
+    done: bool = False
+    starts: int = 0
+
+    @property
+    def name(self):
+        return f"/job:{self.job}/task:{self.index}"
+
+
+def _port_free(port):
+    # TensorFlow binds the wildcard address, so that is what must be free.
+    # SO_REUSEADDR: a port in TIME_WAIT from an earlier run is usable by TF.
+    with socket.socket(socket.AF_INET6) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("::", port))
+            return None
+        except OSError as exc:
+            return exc.strerror
+
+
+def _pick_ports(opts: ClusterOptions) -> List[int]:
+    n = opts.ps + opts.workers
+    if opts.port_base == 0:
+        socks = []
+        try:
+            for _ in range(n):
+                s = socket.socket()
+                s.bind(("127.0.0.1", 0))
+                socks.append(s)
+            return [s.getsockname()[1] for s in socks]
+        finally:
+            for s in socks:
+                s.close()
+    ports = list(range(opts.port_base, opts.port_base + n))
+    if ports[-1] > 65535:
+        raise UsageError(f"--port-base {opts.port_base} leaves no room for {n} ports")
+    for port in ports:
+        why = _port_free(port)
+        if why:
+            raise ClusterError(
+                f"port {port} is already in use ({why}); this run needs ports "
+                f"{ports[0]}-{ports[-1]}. Free it, choose another --port-base, or pass "
+                "--port-base 0 to pick free ports.")
+    return ports
+
+
+def _log_tail(path, lines=15):
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read().splitlines()
+    except OSError:
+        return ""
+    keep = [l for l in text if not l.startswith(("I0000", "W0000"))]
+    return "\n".join("    " + l for l in keep[-lines:])
+
+
+class _Launcher:
+    """Starts, watches, restarts and stops the task processes of one local run."""
+
+    def __init__(self, opts: ClusterOptions, run_dir: str, checkpoint_dir: str):
+        from tf1mem import cluster_task
+
+        self.opts = opts
+        self.run_dir = run_dir
+        self.checkpoint_dir = checkpoint_dir
+        ports = _pick_ports(opts)
+        self.cluster = {
+            "ps": [f"127.0.0.1:{p}" for p in ports[:opts.ps]],
+            "worker": [f"127.0.0.1:{p}" for p in ports[opts.ps:]],
+        }
+        env = dict(os.environ) if opts.allow_remote else cluster_task.loopback_env()
+        package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env["PYTHONPATH"] = os.pathsep.join(
+            [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        self.env = env
+        self.tasks = [
+            _Task(job, i, os.path.join(run_dir, f"{job}-{i}.log"),
+                  os.path.join(run_dir, f"{job}-{i}.json"))
+            for job in ("ps", "worker") for i in range(len(self.cluster[job]))]
+        self.restarts = 0
+
+    def _argv(self, task: _Task):
+        return [sys.executable, "-m", "tf1mem.cluster", *self.opts.argv,
+                "--checkpoint-dir", self.checkpoint_dir, "--result-file", task.result_path]
+
+    def start(self, task: _Task):
+        env = dict(self.env)
+        env["TF_CONFIG"] = json.dumps({"cluster": self.cluster,
+                                       "task": {"type": task.job, "index": task.index}})
+        with open(task.log_path, "ab") as log:
+            task.proc = subprocess.Popen(self._argv(task), env=env, stdin=subprocess.DEVNULL,
+                                         stdout=log, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+        task.starts += 1
+        address = self.cluster[task.job][task.index]
+        print(f"{_PROG}: started {task.name} at {address} (pid {task.proc.pid}), "
+              f"log {task.log_path}", file=sys.stderr, flush=True)
+        self._write_state()
+
+    def _write_state(self):
+        state = {t.name: {"pid": t.proc.pid if t.proc else None, "starts": t.starts,
+                          "done": t.done, "log": t.log_path} for t in self.tasks}
+        state["checkpoint_dir"] = self.checkpoint_dir
+        tmp = os.path.join(self.run_dir, ".tasks.json.tmp")
+        with open(tmp, "w") as f:
+            json.dump(state, f)
+        os.replace(tmp, os.path.join(self.run_dir, "tasks.json"))
+
+    def stop(self, task: _Task):
+        """SIGKILLs the task's process group and reaps it."""
+        if task.proc is None:
+            return
+        if task.proc.poll() is None:
+            try:
+                os.killpg(task.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        task.proc.wait()
+
+    def stop_all(self):
+        live = [t for t in self.tasks if t.proc is not None and t.proc.poll() is None]
+        for t in live:  # ask first, so they can close sockets...
+            try:
+                os.killpg(t.proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 3.0
+        for t in live:
+            try:
+                t.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+        for t in self.tasks:  # ...then make sure, including their children
+            if t.proc is not None:
+                try:
+                    os.killpg(t.proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                t.proc.wait()
+
+    def _charge_restart(self, task: _Task, how: str):
+        self.restarts += 1
+        if self.restarts > self.opts.max_restarts:
+            raise ClusterError(
+                f"{task.name} {how}, and the run already used its --max-restarts "
+                f"{self.opts.max_restarts}; its log {task.log_path} ends:\n"
+                f"{_log_tail(task.log_path)}")
+        print(f"{_PROG}: {task.name} {how}; restart {self.restarts} of "
+              f"{self.opts.max_restarts}", file=sys.stderr, flush=True)
+
+    def run(self):
+        for t in self.tasks:
+            self.start(t)
+        while True:
+            for t in self.tasks:
+                rc = t.proc.poll()
+                if rc is None or t.done:
+                    continue
+                how = f"exited with status {rc}" if rc >= 0 else f"was killed by signal {-rc}"
+                if rc == errors.EXIT_CLUSTER or rc == errors.EXIT_USAGE or rc == errors.EXIT_DATA:
+                    # Restarting will not fix a port clash, a bad flag or missing data.
+                    raise ClusterError(f"{t.name} {how}; its log {t.log_path} ends:\n"
+                                       f"{_log_tail(t.log_path)}")
+                if t.job == "worker" and rc == 0:
+                    t.done = True
+                    self._write_state()
+                    continue
+                if t.job == "ps":
+                    self._charge_restart(t, how + " (restarting the whole job from the "
+                                         "last checkpoint)")
+                    for other in self.tasks:
+                        if not other.done:
+                            self.stop(other)
+                    for other in self.tasks:
+                        if not other.done:
+                            self.start(other)
+                    break
+                self._charge_restart(t, how)
+                self.start(t)
+            if all(t.done for t in self.tasks if t.job == "worker"):
+                return
+            time.sleep(_POLL_SECONDS)
+
+    def results(self):
+        out = []
+        for t in self.tasks:
+            if t.job == "worker":
+                try:
+                    with open(t.result_path) as f:
+                        out.append(json.load(f))
+                except (OSError, ValueError):
+                    raise ClusterError(f"{t.name} finished without writing its result "
+                                       f"{t.result_path}; see {t.log_path}") from None
+        return out
+
+
+def _run_launcher(opts: ClusterOptions) -> int:
+    from tf1mem import cluster_task
+
+    if opts.allow_remote:
+        print(f"{_PROG}: {cluster_task.REMOTE_WARNING}", file=sys.stderr, flush=True)
+    run_dir = tempfile.mkdtemp(prefix="tf1mem-cluster-")
+    checkpoint_dir = opts.checkpoint_dir or os.path.join(run_dir, "checkpoints")
+    os.makedirs(checkpoint_dir, exist_ok=True)
+    launcher = _Launcher(opts, run_dir, checkpoint_dir)
+    mode = "sync" if opts.sync else "async"
+    print(f"{_PROG}: {opts.ps} ps + {opts.workers} workers ({mode}), {opts.steps} global "
+          f"steps of {opts.batch_size}; logs in {run_dir}", file=sys.stderr, flush=True)
+
+    def on_term(signum, frame):
+        raise _Terminated()
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    start = time.perf_counter()
+    try:
+        launcher.run()
+    finally:
+        try:
+            launcher.stop_all()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    wall = time.perf_counter() - start
+    results = launcher.results()
+    accuracy = None
+    total = 0.0
+    for r in results:
+        total += r["examples_per_second"]
+        extra = (f", started at global step {r['start_global_step']}"
+                 if r["start_global_step"] else "")
+        print(f"{r['task']}: {r['examples_per_second']:.0f} examples/s "
+              f"({r['local_steps']} local steps in {r['train_seconds']:.2f} s{extra})")
+        if r["test_accuracy"] is not None:
+            accuracy = r["test_accuracy"]
+    print(f"all workers: {total:.0f} examples/s; wall time {wall:.1f} s; "
+          f"restarts {launcher.restarts}; checkpoints in {checkpoint_dir}")
+    print(f"test accuracy: {accuracy:.4f}", flush=True)
+    return errors.EXIT_OK
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Runs the command; returns its exit code (see :mod:`tf1mem.errors`)."""
+    try:
+        opts = parse_args(argv)
+        one = _task_from(opts, os.environ)
+        if one is not None:
+            return _run_one_task(opts, *one, reexec_argv=list(opts.argv) if argv is None
+                                 else None)
+        return _run_launcher(opts)
+    except errors.Error as exc:
+        print(f"{_PROG}: error: {exc}", file=sys.stderr)
+        return errors.exit_code_for(exc)
+    except (KeyboardInterrupt, _Terminated):
+        print(f"{_PROG}: interrupted; every task was stopped", file=sys.stderr)
+        return errors.EXIT_INTERRUPTED
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

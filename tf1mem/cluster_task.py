@@ -1,0 +1,511 @@
+"""One task of a data-parallel cluster: its gRPC server, and what a ps or worker does.
+
+This module owns everything that happens inside ONE task process of
+``python -m tf1mem.cluster`` (the launcher, :mod:`tf1mem.cluster`, owns starting,
+watching and restarting them):
+
+- :func:`start_server`: a ``tf.compat.v1.train.Server`` for a task, turning
+  "address already in use" into a :class:`ClusterError` naming the port.
+- Loopback-only binding. TensorFlow 2.21's gRPC server always listens on
+  ``0.0.0.0:<port>`` (gRPC makes that the dual-stack ``[::]:<port>``, shown by
+  ``ss -ltn`` as ``*:<port>``) whatever host the ClusterSpec gives for the task:
+  the host part is only what *peers* dial, and ``ServerDef`` has a ``port`` field
+  but no bind address. To keep the default loopback-only, task processes run with
+  a tiny ``LD_PRELOAD`` shim (C source below, compiled once with the system C
+  compiler into a cache folder) that rewrites a ``bind()`` to the wildcard
+  address into a bind to 127.0.0.1 (``::ffff:127.0.0.1`` on a dual-stack
+  socket). :func:`loopback_env` / :func:`loopback_active` are its API.
+- :func:`wait_for_peers`: a bounded wait for every peer's port to accept TCP
+  connections, so a peer that never comes up is a :class:`ClusterError`, not a
+  hang inside ``CreateSession``.
+- :func:`run_ps` and :func:`run_worker`: between-graph replication of the
+  softmax model from :mod:`tf1mem.models` (variables on ps through
+  ``replica_device_setter``, each worker on its own shard of the training set,
+  the chief checkpointing through ``MonitoredTrainingSession`` and evaluating).
+"""
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Mapping, Optional, Sequence
+
+import numpy as np
+
+from tf1mem.errors import ClusterError
+
+__all__ = [
+    "LOOPBACK_ENV_VAR",
+    "REMOTE_WARNING",
+    "TaskSpec",
+    "TrainSpec",
+    "WorkerResult",
+    "loopback_env",
+    "loopback_active",
+    "reexec_with_loopback",
+    "start_server",
+    "wait_for_peers",
+    "run_ps",
+    "run_worker",
+]
+
+LOOPBACK_ENV_VAR = "TF1MEM_LOOPBACK_ONLY"
+
+REMOTE_WARNING = (
+    "WARNING: TensorFlow's gRPC server executes any graph it is sent, with no "
+    "authentication or encryption. Anyone who can reach its port can run code as "
+    "this user. Run it only on an isolated, trusted network.")
+
+_SHIM_SOURCE = r"""
+/* tf1mem loopback shim: bind() to the wildcard address becomes a loopback bind. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+typedef int (*bind_fn)(int, const struct sockaddr *, socklen_t);
+
+int bind(int fd, const struct sockaddr *addr, socklen_t len) {
+  static bind_fn real_bind;
+  if (!real_bind) real_bind = (bind_fn)dlsym(RTLD_NEXT, "bind");
+  const char *on = getenv("TF1MEM_LOOPBACK_ONLY");
+  if (addr && on && on[0] == '1') {
+    if (addr->sa_family == AF_INET && len >= (socklen_t)sizeof(struct sockaddr_in)) {
+      struct sockaddr_in a;
+      memcpy(&a, addr, sizeof a);
+      if (a.sin_addr.s_addr == htonl(INADDR_ANY)) {
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        return real_bind(fd, (const struct sockaddr *)&a, sizeof a);
+      }
+    } else if (addr->sa_family == AF_INET6 &&
+               len >= (socklen_t)sizeof(struct sockaddr_in6)) {
+      struct sockaddr_in6 a;
+      memcpy(&a, addr, sizeof a);
+      if (IN6_IS_ADDR_UNSPECIFIED(&a.sin6_addr)) {
+        int v6only = 0;
+        socklen_t n = sizeof v6only;
+        getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &n);
+        if (v6only) {
+          a.sin6_addr = in6addr_loopback;
+        } else { /* dual-stack socket: IPv4 loopback through a mapped address */
+          memset(&a.sin6_addr, 0, sizeof a.sin6_addr);
+          a.sin6_addr.s6_addr[10] = 0xff;
+          a.sin6_addr.s6_addr[11] = 0xff;
+          a.sin6_addr.s6_addr[12] = 127;
+          a.sin6_addr.s6_addr[15] = 1;
+        }
+        return real_bind(fd, (const struct sockaddr *)&a, sizeof a);
+      }
+    }
+  }
+  return real_bind(fd, addr, len);
+}
+"""
+
+
+# --------------------------------------------------------------------------------
+# Loopback-only binding
+
+
+def _shim_path() -> str:
+    digest = hashlib.sha256(_SHIM_SOURCE.encode()).hexdigest()[:16]
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "tf1mem", f"loopback-bind-{digest}.so")
+
+
+def _build_shim() -> str:
+    """Returns the shim's path, compiling it first if needed (atomically)."""
+    path = _shim_path()
+    if os.path.exists(path):
+        return path
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        raise ClusterError(
+            "cannot make the gRPC servers listen on loopback only: TensorFlow binds "
+            "0.0.0.0, and building tf1mem's bind shim needs a C compiler (cc/gcc, or "
+            "$CC). Install one, or pass --allow-remote on an isolated, trusted network.")
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        src = os.path.join(tmp, "shim.c")
+        out = os.path.join(tmp, "shim.so")
+        with open(src, "w") as f:
+            f.write(_SHIM_SOURCE)
+        proc = subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", out, src, "-ldl"],
+                              capture_output=True, text=True, timeout=120)
+        if proc.returncode != 0:
+            raise ClusterError(
+                f"building the loopback bind shim with {compiler} failed:\n{proc.stderr}"
+                "\nFix the compiler, or pass --allow-remote on a trusted network.")
+        os.replace(out, path)
+    return path
+
+
+def loopback_env(environ: Optional[Mapping[str, str]] = None) -> dict:
+    """A copy of ``environ`` under which a new process's servers bind loopback only.
+
+    Args:
+      environ: the environment to extend (default ``os.environ``).
+
+    Returns:
+      A new dict with the shim added to ``LD_PRELOAD`` and ``TF1MEM_LOOPBACK_ONLY=1``.
+
+    Raises:
+      ClusterError: the shim cannot be built (no C compiler).
+    """
+    env = dict(os.environ if environ is None else environ)
+    shim = _build_shim()
+    preload = [p for p in env.get("LD_PRELOAD", "").split(":") if p and p != shim]
+    env["LD_PRELOAD"] = ":".join([shim] + preload)
+    env[LOOPBACK_ENV_VAR] = "1"
+    return env
+
+
+def loopback_active() -> bool:
+    """Whether this process was started with the loopback shim switched on."""
+    preload = os.environ.get("LD_PRELOAD", "")
+    return (os.environ.get(LOOPBACK_ENV_VAR) == "1"
+            and any(os.path.basename(p).startswith("loopback-bind-")
+                    for p in preload.split(":")))
+
+
+# --------------------------------------------------------------------------------
+# Servers and peers
+
+
+def _port_of(address: str) -> int:
+    return int(address.rsplit(":", 1)[1])
+
+
+def start_server(cluster: Mapping[str, Sequence[str]], job_name: str, task_index: int,
+                 config=None):
+    """Starts this task's ``tf.compat.v1.train.Server``.
+
+    Args:
+      cluster: job name -> list of ``host:port`` (the ClusterSpec as a dict).
+      job_name, task_index: which task this process is.
+      config: optional ``ConfigProto`` for the server's sessions.
+
+    Returns:
+      The started server.
+
+    Raises:
+      ClusterError: the task's port is in use (naming it and ``--port-base 0``).
+    """
+    import tensorflow as tf  # imported on first use: tf1mem does no work at import
+
+    address = cluster[job_name][task_index]
+    port = _port_of(address)
+    try:
+        return tf.compat.v1.train.Server(tf.train.ClusterSpec(dict(cluster)),
+                                         job_name=job_name, task_index=task_index,
+                                         config=config, start=True)
+    except tf.errors.OpError as exc:
+        raise ClusterError(
+            f"cannot start the gRPC server for /job:{job_name}/task:{task_index} on port "
+            f"{port} ({address}): {exc.message.strip()}. The port is probably in use; "
+            f"free it, choose another --port-base, or pass --port-base 0 to pick free "
+            f"ports.") from None
+
+
+def wait_for_peers(addresses: Mapping[str, str], timeout: float) -> None:
+    """Waits until every address accepts a TCP connection, at most ``timeout`` s.
+
+    Args:
+      addresses: task name (e.g. ``/job:ps/task:0``) -> ``host:port``.
+      timeout: seconds in all.
+
+    Raises:
+      ClusterError: naming each task that did not come up, and the flag to raise.
+    """
+    deadline = time.monotonic() + timeout
+    pending = dict(addresses)
+    while pending:
+        for task, address in list(pending.items()):
+            host, port = address.rsplit(":", 1)
+            try:
+                with socket.create_connection((host.strip("[]"), int(port)), timeout=1.0):
+                    del pending[task]
+            except OSError:
+                pass
+        if not pending:
+            return
+        if time.monotonic() >= deadline:
+            names = ", ".join(f"{t} at {a}" for t, a in sorted(pending.items()))
+            raise ClusterError(
+                f"peer(s) never came up within --startup-timeout {timeout:g} s: {names}. "
+                "Start them, check the host:port lists, or raise --startup-timeout.")
+        time.sleep(0.2)
+
+
+# --------------------------------------------------------------------------------
+# What a task does
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskSpec:
+    """Which task this process is, in which cluster.
+
+    Attributes:
+      cluster: job name (``"ps"``, ``"worker"``) -> tuple of ``host:port``.
+      job_name: ``"ps"`` or ``"worker"``.
+      task_index: index within the job.
+    """
+
+    cluster: Mapping[str, Sequence[str]]
+    job_name: str
+    task_index: int
+
+    @property
+    def num_workers(self) -> int:
+        return len(self.cluster.get("worker", ()))
+
+    @property
+    def is_chief(self) -> bool:
+        return self.job_name == "worker" and self.task_index == 0
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainSpec:
+    """How the workers train (the same in every task of a run).
+
+    Attributes:
+      steps: global steps to train in all (StopAtStepHook's last_step).
+      batch_size: examples per worker step.
+      learning_rate: gradient-descent step size.
+      data_dir: MNIST folder for :func:`tf1mem.input_data.read_data_sets`.
+      checkpoint_dir: the chief's checkpoint folder (it restores from it).
+      sync: SyncReplicasOptimizer (aggregating one gradient per worker) if True.
+      seed: numpy/TF seed; each worker offsets it by its index.
+      save_checkpoint_steps: the chief checkpoints every this many global steps.
+      startup_timeout: seconds to wait for peers and for the model to be ready.
+      session_config: a ``ConfigProto`` (or None) to start from.
+      result_file: where to write this task's :class:`WorkerResult` as JSON, or "".
+    """
+
+    steps: int
+    batch_size: int
+    learning_rate: float
+    data_dir: str
+    checkpoint_dir: str
+    sync: bool = False
+    seed: Optional[int] = None
+    save_checkpoint_steps: int = 100
+    startup_timeout: float = 60.0
+    session_config: object = None
+    result_file: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerResult:
+    """What one worker did.
+
+    Attributes:
+      task: e.g. ``/job:worker/task:1``.
+      local_steps: steps this worker ran in this process's life.
+      examples_per_second: local_steps * batch_size / training seconds.
+      train_seconds: seconds from the first to the last step.
+      final_global_step: the global step when it stopped.
+      test_accuracy: the chief's test accuracy (None on other workers).
+      start_global_step: global step found at start (> 0 after a restore).
+    """
+
+    task: str
+    local_steps: int
+    examples_per_second: float
+    train_seconds: float
+    final_global_step: int
+    test_accuracy: Optional[float]
+    start_global_step: int
+
+
+def run_ps(server) -> None:
+    """A ps task serves variables until its process is killed."""
+    server.join()
+
+
+class _Shard:
+    """Batches from one worker's slice of the training set, reshuffled per epoch."""
+
+    def __init__(self, images, labels, seed):
+        self._images, self._labels = images, labels
+        self._rng = np.random.RandomState(seed)
+        self._order = self._rng.permutation(len(images))
+        self._pos = 0
+
+    def next_batch(self, batch_size):
+        if self._pos + batch_size > len(self._order):
+            self._order = self._rng.permutation(len(self._images))
+            self._pos = 0
+        idx = self._order[self._pos:self._pos + batch_size]
+        self._pos += batch_size
+        return self._images[idx], self._labels[idx]
+
+
+def _worker_config(base, task: TaskSpec, timeout_ms: int):
+    import tensorflow as tf  # imported on first use
+
+    config = tf.compat.v1.ConfigProto()
+    if base is not None:
+        config.CopyFrom(base)
+    # A worker talks only to the ps tasks and itself: it neither waits for nor
+    # breaks when another worker is down or restarting.
+    del config.device_filters[:]
+    config.device_filters.extend(["/job:ps", f"/job:worker/task:{task.task_index}"])
+    if not config.operation_timeout_in_ms:
+        config.operation_timeout_in_ms = timeout_ms
+    return config
+
+
+def run_worker(server, task: TaskSpec, train: TrainSpec, out=None) -> WorkerResult:
+    """Trains the softmax model as one replica; the chief also evaluates.
+
+    Args:
+      server: this task's started server.
+      task: the cluster and this task's place in it.
+      train: the run's settings.
+      out: text stream for progress lines (default ``sys.stdout``).
+
+    Returns:
+      A :class:`WorkerResult` (also written to ``train.result_file`` if set).
+
+    Raises:
+      ClusterError: a peer or the chief did not come up within the startup timeout.
+    """
+    import tensorflow as tf  # imported on first use
+    from tf1mem import input_data, models
+
+    out = sys.stdout if out is None else out
+    v1 = tf.compat.v1
+    name = f"/job:worker/task:{task.task_index}"
+    peers = {f"/job:ps/task:{i}": a for i, a in enumerate(task.cluster["ps"])}
+    wait_for_peers(peers, train.startup_timeout)
+
+    seed = None if train.seed is None else train.seed + task.task_index
+    mnist = input_data.read_data_sets(train.data_dir, one_hot=True, seed=train.seed)
+    shard_idx = np.array_split(np.arange(mnist.train.num_examples),
+                               task.num_workers)[task.task_index]
+    shard = _Shard(mnist.train.images[shard_idx], mnist.train.labels[shard_idx], seed)
+
+    graph = tf.Graph()
+    with graph.as_default():
+        if seed is not None:
+            v1.set_random_seed(seed)
+        setter = v1.train.replica_device_setter(
+            cluster=tf.train.ClusterSpec(dict(task.cluster)), worker_device=name)
+        with v1.device(setter):
+            global_step = v1.train.get_or_create_global_step()
+            x, y = models.placeholders()
+            y_pred = models.inference(x)
+            loss_op = models.loss(y_pred, y)
+            accuracy = models.evaluation(y_pred, y)
+            hooks = [v1.train.StopAtStepHook(last_step=train.steps)]
+            if train.sync:
+                opt = v1.train.SyncReplicasOptimizer(
+                    v1.train.GradientDescentOptimizer(train.learning_rate),
+                    replicas_to_aggregate=task.num_workers,
+                    total_num_replicas=task.num_workers)
+                train_op = opt.minimize(loss_op, global_step=global_step)
+                hooks.append(opt.make_session_run_hook(task.is_chief))
+            else:
+                train_op = models.training(loss_op, train.learning_rate, global_step)
+        config = _worker_config(train.session_config, task,
+                                int(max(train.startup_timeout, 30) * 1000))
+        if not task.is_chief:
+            _wait_until_ready(server.target, config, train.startup_timeout)
+        local_steps = 0
+        restored = 0
+        step = 0
+        started = None
+        with v1.train.MonitoredTrainingSession(
+                master=server.target, is_chief=task.is_chief,
+                checkpoint_dir=train.checkpoint_dir, hooks=hooks, config=config,
+                save_checkpoint_steps=train.save_checkpoint_steps,
+                save_checkpoint_secs=None, save_summaries_steps=None,
+                save_summaries_secs=None, log_step_count_steps=0,
+                stop_grace_period_secs=5, max_wait_secs=train.startup_timeout) as sess:
+            restored = step = int(sess.run(global_step))
+            print(f"{name}: starting at global step {step}", file=out, flush=True)
+            started = time.perf_counter()
+            while not sess.should_stop():
+                batch_x, batch_y = shard.next_batch(train.batch_size)
+                _, step = sess.run([train_op, global_step], feed_dict={x: batch_x, y: batch_y})
+                local_steps += 1
+        seconds = time.perf_counter() - (started or time.perf_counter())
+        test_accuracy = None
+        if task.is_chief:
+            # The variables live on the ps tasks, so a plain session on this
+            # task's server still sees the trained values after the monitored one
+            # (and its checkpoint at the last step) has closed.
+            with v1.Session(server.target, config=config) as plain:
+                test_accuracy = float(plain.run(accuracy, feed_dict={
+                    x: mnist.test.images, y: mnist.test.labels}))
+    result = WorkerResult(
+        task=name, local_steps=local_steps,
+        examples_per_second=local_steps * train.batch_size / seconds if seconds > 0 else 0.0,
+        train_seconds=seconds, final_global_step=int(step),
+        test_accuracy=test_accuracy, start_global_step=restored)
+    if train.result_file:
+        _write_json(train.result_file, dataclasses.asdict(result))
+    return result
+
+
+def _wait_until_ready(target, config, timeout):
+    """Non-chief: poll until the chief has initialised (or restored) the model.
+
+    ``MonitoredTrainingSession`` would poll too, but only every 30 seconds.
+    """
+    import tensorflow as tf  # imported on first use
+
+    v1 = tf.compat.v1
+    deadline = time.monotonic() + timeout
+    check = v1.report_uninitialized_variables()
+    with v1.Session(target, config=config) as sess:
+        while True:
+            try:
+                if len(sess.run(check)) == 0:
+                    return
+            except tf.errors.OpError:
+                pass
+            if time.monotonic() >= deadline:
+                raise ClusterError(
+                    f"the chief (/job:worker/task:0) did not initialise the model within "
+                    f"--startup-timeout {timeout:g} s; is it running?")
+            time.sleep(0.25)
+
+
+def _write_json(path, data):
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f)
+    os.replace(tmp, path)
+
+
+def reexec_with_loopback(module: str, argv: Sequence[str]) -> None:
+    """Replaces this process by ``python -m module *argv`` with the loopback shim on.
+
+    A no-op when the shim is already active. The process keeps its pid, so a
+    launcher or shell watching it is unaffected. Call it before TensorFlow is
+    imported (nothing TF-related is lost then).
+
+    Raises:
+      ClusterError: the shim cannot be built.
+    """
+    if loopback_active():
+        return
+    env = loopback_env()
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(
+        [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, "-m", module, *argv], env)

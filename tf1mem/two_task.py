@@ -1,0 +1,182 @@
+"""The article's example 2: one model split over two gRPC tasks, as a library.
+
+This module owns ``python -m tf1mem.train --mode two-task`` (``tf1mem.train``
+parses the flags and calls :func:`run_two_task`). It reproduces
+``scripts/legacy/two_task_placement.py`` op for op on TF 2.21: two in-process
+``tf.compat.v1.train.Server`` objects for job ``local`` tasks 0 and 1; the
+input, ``W``, ``b`` and the softmax on ``/job:local/task:0``; the labels
+placeholder, the cross-entropy and gradient descent on ``/job:local/task:1``; a
+session on task 0's ``grpc://`` target; the 55 000 training examples taken as 55
+partitions of 1 000 with ``next_batch``, one step each, printing
+``Partition %d loss: %f`` exactly as the script. The first step is run through
+:func:`tf1mem.placement.run_with_placement`, and its placement table (nodes on
+both tasks) is printed after the losses.
+
+Security: the ClusterSpec names ``localhost``, which is what the two tasks dial;
+TensorFlow's server itself listens on every interface unless the process runs
+with tf1mem's loopback bind shim (:func:`tf1mem.cluster_task.loopback_active`;
+``tf1mem.cluster_task.reexec_with_loopback`` starts a command under it). Without
+it a note is printed to stderr.
+"""
+
+import dataclasses
+import socket
+import sys
+import time
+from typing import Optional, TextIO, Tuple
+
+from tf1mem import cluster_task, placement
+from tf1mem.errors import ClusterError
+
+__all__ = ["TwoTaskOptions", "TwoTaskResult", "run_two_task", "JOB_NAME"]
+
+JOB_NAME = "local"
+
+
+@dataclasses.dataclass(frozen=True)
+class TwoTaskOptions:
+    """Settings of the two-task run; the defaults are the article's.
+
+    Attributes:
+      data_dir: MNIST folder given to ``read_data_sets``.
+      port_base: task 0 listens on this port and task 1 on the next; 0 picks two
+        free ports.
+      partition_size: examples per partition (and per step).
+      learning_rate: gradient-descent step size.
+      seed: passed to ``read_data_sets`` (which reseeds numpy), None as the article.
+      log_device_placement: the session config's flag (True in the article; TF
+        prints its log to file descriptor 2, the table below is what you can see
+        everywhere).
+      host: the host name in the ClusterSpec.
+      out: stream for the loss lines and the table (default ``sys.stdout``).
+    """
+
+    data_dir: str = "MNIST_data/"
+    port_base: int = 2222
+    partition_size: int = 1000
+    learning_rate: float = 0.5
+    seed: Optional[int] = None
+    log_device_placement: bool = True
+    host: str = "localhost"
+    out: Optional[TextIO] = None
+
+    def __post_init__(self):
+        if not 0 <= self.port_base <= 65534:
+            raise ClusterError(f"port_base must be 0 or a port in 1..65534, got {self.port_base}")
+        if self.partition_size <= 0:
+            raise ClusterError(f"partition_size must be positive, got {self.partition_size}")
+
+
+@dataclasses.dataclass(frozen=True)
+class TwoTaskResult:
+    """What the run did.
+
+    Attributes:
+      losses: the loss of each partition's step, in order.
+      placement: rows of the first step's partition graphs.
+      ports: (task 0 port, task 1 port).
+      train_seconds: seconds spent in the training steps.
+    """
+
+    losses: Tuple[float, ...]
+    placement: Tuple[placement.PlacementRow, ...]
+    ports: Tuple[int, int]
+    train_seconds: float
+
+
+def _free_ports(host, n):
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.socket()
+            s.bind((host if host != "localhost" else "127.0.0.1", 0))
+            socks.append(s)
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def _check_port_free(port):
+    # TF binds the wildcard address (see tf1mem.cluster_task), so test that.
+    with socket.socket(socket.AF_INET6) as s:
+        # SO_REUSEADDR: a port left in TIME_WAIT by an earlier run is free for TF.
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("::", port))
+        except OSError as exc:
+            raise ClusterError(
+                f"port {port} is already in use ({exc.strerror}); the two-task run needs "
+                f"ports {port} and {port}+1. Free them, or pass --port-base 0 to pick "
+                "free ports.") from None
+
+
+def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
+    """Runs the article's example 2 and prints its losses and placement table.
+
+    Args:
+      opts: a :class:`TwoTaskOptions`.
+
+    Returns:
+      A :class:`TwoTaskResult`.
+
+    Raises:
+      ClusterError: a port is in use (naming it and ``--port-base 0``).
+      tf1mem.DataError: the MNIST files are missing or corrupt.
+    """
+    import tensorflow as tf  # imported on first use: tf1mem does no work at import
+    from tf1mem import config, input_data
+
+    out = sys.stdout if opts.out is None else opts.out
+    v1 = tf.compat.v1
+    if not cluster_task.loopback_active():
+        print("tf1mem.two_task: note: TensorFlow's gRPC servers listen on all interfaces "
+              "in this process (the loopback bind shim is not loaded); they execute any "
+              "graph sent to them, so use this only on a trusted network.", file=sys.stderr)
+    if opts.port_base == 0:
+        ports = _free_ports(opts.host, 2)
+    else:
+        ports = [opts.port_base, opts.port_base + 1]
+        for port in ports:
+            _check_port_free(port)
+    cluster = {JOB_NAME: [f"{opts.host}:{p}" for p in ports]}
+
+    graph = tf.Graph()
+    with graph.as_default():
+        # Servers live in this process, as in the article; they stop when it ends.
+        servers = [cluster_task.start_server(cluster, JOB_NAME, i) for i in range(2)]
+        with tf.device(f"/job:{JOB_NAME}/task:0"):
+            x = v1.placeholder(tf.float32, shape=[None, 784])
+            W = v1.Variable(tf.zeros([784, 10]))
+            b = v1.Variable(tf.zeros([10]))
+            y_pred = tf.nn.softmax(tf.matmul(x, W) + b)
+        with tf.device(f"/job:{JOB_NAME}/task:1"):
+            y = v1.placeholder(tf.float32, shape=[None, 10])
+            cross_entropy = tf.reduce_mean(-tf.reduce_sum(y * v1.log(y_pred), axis=[1]))
+            train_step = v1.train.GradientDescentOptimizer(opts.learning_rate).minimize(
+                cross_entropy)
+        session_config = config.session_config(log_device_placement=opts.log_device_placement)
+        with v1.Session(servers[0].target, config=session_config) as sess:
+            sess.run(v1.global_variables_initializer())
+            mnist = input_data.read_data_sets(opts.data_dir, one_hot=True, seed=opts.seed)
+            num_partitions = mnist.train.num_examples // opts.partition_size
+            partitions = [mnist.train.next_batch(opts.partition_size)
+                          for _ in range(num_partitions)]
+            losses = []
+            rows = ()
+            start = time.perf_counter()
+            for i in range(num_partitions):
+                feed = {x: partitions[i][0], y: partitions[i][1]}
+                if i == 0:
+                    (_, loss_val), rows = placement.run_with_placement(
+                        sess, [train_step, cross_entropy], feed)
+                else:
+                    _, loss_val = sess.run([train_step, cross_entropy], feed_dict=feed)
+                losses.append(float(loss_val))
+                print("Partition %d loss: %f" % (i, loss_val), file=out, flush=True)
+            seconds = time.perf_counter() - start
+    print(f"\nPlacement of partition 0's step ({len(rows)} nodes):", file=out)
+    print(placement.format_table(rows), file=out, flush=True)
+    del servers
+    return TwoTaskResult(losses=tuple(losses), placement=tuple(rows),
+                         ports=(ports[0], ports[1]), train_seconds=seconds)
