@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy
 import pytest
 
-from _mnist_fixtures import fake_mnist_payloads, idx_images, idx_labels, write_fake_mnist
+from tests._mnist_fixtures import fake_mnist_payloads, idx_images, idx_labels, write_fake_mnist
 from tf1mem import fetch, input_data
 from tf1mem.errors import DataError
 

@@ -63,6 +63,7 @@ class ClusterOptions:
     job_name: Optional[str] = None
     task_index: Optional[int] = None
     result_file: str = ""
+    run_dir: Optional[str] = None
     session: object = None  # tf1mem.config.SessionOptions
     argv: Tuple[str, ...] = ()  # forwarded verbatim to the task processes
 
@@ -103,6 +104,9 @@ def _build_parser():
     one.add_argument("--worker_hosts", type=_hosts, default=(), help="comma-separated host:port")
     one.add_argument("--job_name", choices=("ps", "worker"), default=None)
     one.add_argument("--task_index", type=int, default=None)
+    p.add_argument("--run-dir", default=None,
+                   help="launcher's folder for task logs, results and tasks.json "
+                   "(pids; default: a new temporary folder)")
     p.add_argument("--result-file", default="", help=argparse.SUPPRESS)
     config.add_argparse_flags(p)
     return p
@@ -138,7 +142,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> ClusterOptions:
         sync=ns.sync, max_restarts=ns.max_restarts, startup_timeout=ns.startup_timeout,
         save_checkpoint_steps=ns.save_checkpoint_steps, allow_remote=ns.allow_remote,
         ps_hosts=ns.ps_hosts, worker_hosts=ns.worker_hosts, job_name=ns.job_name,
-        task_index=ns.task_index, result_file=ns.result_file,
+        task_index=ns.task_index, result_file=ns.result_file, run_dir=ns.run_dir,
         session=config.options_from_args(ns), argv=tuple(argv))
 
 
@@ -342,6 +346,7 @@ class _Launcher:
 
     def _write_state(self):
         state = {t.name: {"pid": t.proc.pid if t.proc else None, "starts": t.starts,
+                          "address": self.cluster[t.job][t.index],
                           "done": t.done, "log": t.log_path} for t in self.tasks}
         state["checkpoint_dir"] = self.checkpoint_dir
         tmp = os.path.join(self.run_dir, ".tasks.json.tmp")
@@ -442,7 +447,8 @@ def _run_launcher(opts: ClusterOptions) -> int:
 
     if opts.allow_remote:
         print(f"{_PROG}: {cluster_task.REMOTE_WARNING}", file=sys.stderr, flush=True)
-    run_dir = tempfile.mkdtemp(prefix="tf1mem-cluster-")
+    run_dir = opts.run_dir or tempfile.mkdtemp(prefix="tf1mem-cluster-")
+    os.makedirs(run_dir, exist_ok=True)
     checkpoint_dir = opts.checkpoint_dir or os.path.join(run_dir, "checkpoints")
     os.makedirs(checkpoint_dir, exist_ok=True)
     launcher = _Launcher(opts, run_dir, checkpoint_dir)

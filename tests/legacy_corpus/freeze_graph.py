@@ -1,9 +1,8 @@
-"""Freezing: graph_util.convert_variables_to_constants + tf.train.write_graph + tf.import_graph_def."""
+"""Freezing: tf.graph_util.convert_variables_to_constants / extract_sub_graph + tf.train.write_graph + tf.import_graph_def."""
 import os
 import tempfile
 
 import tensorflow as tf
-from tensorflow.python.framework import graph_util
 
 out_dir = tempfile.mkdtemp()
 with tf.Graph().as_default() as g:
@@ -12,10 +11,10 @@ with tf.Graph().as_default() as g:
     y = tf.add(tf.matmul(x, w), 0.5, name='output')
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
-        frozen = graph_util.convert_variables_to_constants(sess, g.as_graph_def(), ['output'])
-        also = tf.graph_util.convert_variables_to_constants(sess, g.as_graph_def(), ['output'])
+        frozen = tf.graph_util.convert_variables_to_constants(sess, g.as_graph_def(), ['output'])
+        pruned = tf.graph_util.extract_sub_graph(frozen, ['output'])
 print('frozen has variables: %s' % any(n.op in ('VariableV2', 'VarHandleOp') for n in frozen.node))
-print('both APIs agree: %s' % (len(frozen.node) == len(also.node)))
+print('extract_sub_graph keeps all: %s' % (len(pruned.node) == len(frozen.node)))
 tf.train.write_graph(frozen, out_dir, 'frozen.pb', as_text=False)
 tf.train.write_graph(frozen, out_dir, 'frozen.pbtxt', as_text=True)
 print('files: %s' % sorted(os.listdir(out_dir)))

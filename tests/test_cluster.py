@@ -1,0 +1,251 @@
+"""``python -m tf1mem.cluster``: real multi-process runs on TF's gRPC runtime.
+
+Every test runs the command in subprocesses with a hard timeout and prints the
+command, stdout and stderr on failure.
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from _subproc import REPO, SHARED_MNIST, describe, run
+
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
+
+@pytest.fixture
+def mnist_dir(tmp_path):
+    if not SHARED_MNIST.is_dir():
+        pytest.skip(f"real MNIST not found at {SHARED_MNIST}")
+    dest = tmp_path / "MNIST_data"
+    shutil.copytree(SHARED_MNIST, dest)
+    return dest
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _accuracy(proc):
+    last = proc.stdout.strip().splitlines()[-1]
+    match = re.fullmatch(r"test accuracy: ([0-9.]+)", last)
+    assert match, describe(proc, "last line is not the test accuracy")
+    return float(match.group(1))
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("mode", ["async", "sync"])
+def test_one_ps_two_workers_reaches_090(mnist_dir, tmp_path, mode):
+    args = ["-m", "tf1mem.cluster", "--ps", "1", "--workers", "2", "--data-dir", mnist_dir,
+            "--seed", "1", "--run-dir", tmp_path / "run"]
+    if mode == "sync":
+        args.append("--sync")
+    proc = run(args, timeout=150, check_rc=0)
+    assert _accuracy(proc) >= 0.90, describe(proc)
+    for i in range(2):
+        assert re.search(rf"^/job:worker/task:{i}: \d+ examples/s", proc.stdout, re.M), \
+            describe(proc)
+
+
+class _Launch:
+    """The launcher as a background process, with its run dir's tasks.json."""
+
+    def __init__(self, args, run_dir, timeout):
+        self.run_dir = run_dir
+        self.timeout = timeout
+        self.out = open(run_dir.parent / "launcher.out", "w+")
+        self.err = open(run_dir.parent / "launcher.err", "w+")
+        self.cmd = [sys.executable, "-m", "tf1mem.cluster", *map(str, args),
+                    "--run-dir", str(run_dir)]
+        self.proc = subprocess.Popen(self.cmd, env=_env(), stdout=self.out, stderr=self.err)
+        self.deadline = time.monotonic() + timeout
+
+    def describe(self, why):
+        self.out.seek(0)
+        self.err.seek(0)
+        logs = ""
+        for log in sorted(self.run_dir.glob("*.log")) if self.run_dir.exists() else []:
+            tail = [l for l in log.read_text(errors="replace").splitlines()
+                    if not l.startswith(("I0000", "W0000"))][-20:]
+            logs += f"\n--- {log.name} (tail) ---\n" + "\n".join(tail)
+        return (f"{why}\ncommand: {' '.join(self.cmd)}\nexit code: {self.proc.poll()}\n"
+                f"--- stdout ---\n{self.out.read()}\n--- stderr ---\n{self.err.read()}{logs}")
+
+    def tasks(self):
+        try:
+            return json.loads((self.run_dir / "tasks.json").read_text())
+        except (OSError, ValueError):
+            return {}
+
+    def wait_for(self, predicate, why):
+        while time.monotonic() < self.deadline:
+            if predicate():
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.2)
+        self.kill()
+        pytest.fail(self.describe(f"gave up waiting for: {why}"))
+
+    def finish(self):
+        try:
+            self.proc.wait(timeout=max(1, self.deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(self.describe("launcher did not finish in time"))
+        self.out.seek(0)
+        return self.proc.returncode, self.out.read()
+
+    def close(self):
+        self.kill()
+        self.out.close()
+        self.err.close()
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def _checkpoint_step(ckpt_dir):
+    try:
+        text = (ckpt_dir / "checkpoint").read_text()
+    except OSError:
+        return -1
+    match = re.search(r'model_checkpoint_path: ".*-(\d+)"', text)
+    return int(match.group(1)) if match else -1
+
+
+@pytest.mark.parametrize("victim", ["/job:worker/task:0", "/job:ps/task:0"])
+def test_sigkilled_task_is_restarted_and_training_resumes(mnist_dir, tmp_path, victim):
+    ckpt = tmp_path / "ckpt"
+    launch = _Launch(["--data-dir", mnist_dir, "--steps", "3000", "--seed", "2",
+                      "--save-checkpoint-steps", "50", "--checkpoint-dir", ckpt],
+                     tmp_path / "run", timeout=150)
+    try:
+        launch.wait_for(lambda: _checkpoint_step(ckpt) >= 100, "a checkpoint at step >= 100")
+        pid = launch.tasks()[victim]["pid"]
+        os.kill(pid, signal.SIGKILL)
+        rc, out = launch.finish()
+        text = launch.describe("")
+        assert rc == 0, text
+        assert f"{victim} was killed by signal 9" in text and "restart 1 of 3" in text, text
+        chief_log = (tmp_path / "run" / "worker-0.log").read_text()
+        starts = [int(s) for s in re.findall(r"starting at global step (\d+)", chief_log)]
+        assert len(starts) == 2 and starts[1] >= 100, text  # restored from the checkpoint
+        acc = float(out.strip().splitlines()[-1].split(": ")[1])
+        assert acc >= 0.90, text
+    finally:
+        launch.close()
+
+
+def test_sigterm_stops_every_task_and_servers_bind_loopback_only(mnist_dir, tmp_path):
+    launch = _Launch(["--data-dir", mnist_dir, "--steps", "1000000"], tmp_path / "run",
+                     timeout=90)
+    try:
+        def all_listening():
+            tasks = {k: v for k, v in launch.tasks().items() if k.startswith("/job:")}
+            if len(tasks) != 3:
+                return False
+            ports = {v["address"].rsplit(":", 1)[1] for v in tasks.values()}
+            listening = _listeners()
+            return ports <= {p for _, p in listening}
+
+        launch.wait_for(all_listening, "all three servers listening")
+        tasks = {k: v for k, v in launch.tasks().items() if k.startswith("/job:")}
+        ports = {v["address"].rsplit(":", 1)[1] for v in tasks.values()}
+        bound = {(addr, port) for addr, port in _listeners() if port in ports}
+        assert {addr for addr, _ in bound} <= {"127.0.0.1", "::ffff:127.0.0.1", "::1"}, \
+            launch.describe(f"servers bound {sorted(bound)}")
+        pids = [v["pid"] for v in tasks.values()]
+        assert all(_alive(p) for p in pids), launch.describe("a task is not running")
+        launch.proc.send_signal(signal.SIGTERM)
+        rc, _ = launch.finish()
+        assert rc == 130, launch.describe("expected exit code 130")
+        assert not [p for p in pids if _alive(p)], launch.describe("orphaned tasks")
+    finally:
+        launch.close()
+
+
+def _listeners():
+    """(address, port) of every listening TCP socket, from /proc/net/tcp{,6}."""
+    found = set()
+    for name, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
+        try:
+            lines = open(name).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[3] != "0A":  # LISTEN
+                continue
+            hexaddr, hexport = fields[1].split(":")
+            found.add((_decode_addr(hexaddr), str(int(hexport, 16))))
+    return found
+
+
+def _decode_addr(hexaddr):
+    import ipaddress
+
+    raw = bytes.fromhex(hexaddr)
+    # /proc prints each 32-bit word in host (little-endian) order.
+    raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+    return str(ipaddress.ip_address(raw))
+
+
+def test_port_in_use_is_a_cluster_error_naming_it(mnist_dir, tmp_path):
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        proc = run(["-m", "tf1mem.cluster", "--data-dir", mnist_dir, "--port-base", port,
+                    "--run-dir", tmp_path / "run"], timeout=60)
+    assert proc.returncode == 4, describe(proc)
+    assert f"port {port}" in proc.stderr and "--port-base 0" in proc.stderr, describe(proc)
+
+
+def test_peer_that_never_comes_up_is_a_cluster_error(mnist_dir):
+    ps, worker = _free_port(), _free_port()
+    start = time.monotonic()
+    proc = run(["-m", "tf1mem.cluster", f"--ps_hosts=127.0.0.1:{ps}",
+                f"--worker_hosts=127.0.0.1:{worker}", "--job_name=worker", "--task_index=0",
+                "--data-dir", mnist_dir, "--startup-timeout", "3"], timeout=60)
+    assert proc.returncode == 4, describe(proc)
+    assert "never came up" in proc.stderr and f"127.0.0.1:{ps}" in proc.stderr, describe(proc)
+    assert time.monotonic() - start < 45, describe(proc, "the bounded wait took too long")
+
+
+def test_remote_hosts_need_allow_remote():
+    proc = run(["-m", "tf1mem.cluster", "--ps_hosts=192.0.2.1:2222",
+                "--worker_hosts=192.0.2.2:2222", "--job_name=ps", "--task_index=0"],
+               timeout=60)
+    assert proc.returncode == 2 and "--allow-remote" in proc.stderr, describe(proc)

@@ -1,0 +1,124 @@
+"""Runs every script of tests/legacy_corpus/ through ``python -m tf1mem.run`` and checks it.
+
+Each script is one TF 1.x idiom written as a TF 1.x user would have written it; what it must
+print and exit with is in ``tests/legacy_corpus/expected.py`` (derived from TF 1.15.5).
+
+``TF1MEM_CORPUS_RUNNER`` (a command prefix, split like a shell would) replaces
+``<python> -m tf1mem.run``, e.g. to check the corpus against another interpreter or runner.
+"""
+
+import importlib.util
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+CORPUS = Path(__file__).resolve().parent / "legacy_corpus"
+TIMEOUT_S = 120
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
+def _load_cases():
+    spec = importlib.util.spec_from_file_location("legacy_corpus_expected", CORPUS / "expected.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.CASES
+
+
+CASES = _load_cases()
+SCRIPTS = sorted(p.name for p in CORPUS.glob("*.py") if p.name != "expected.py")
+
+
+def _runner():
+    override = os.environ.get("TF1MEM_CORPUS_RUNNER")
+    if override:
+        return shlex.split(override)
+    return [sys.executable, "-m", "tf1mem.run"]
+
+
+def _params():
+    for name in SCRIPTS:
+        case = CASES.get(name, {})
+        marks = [pytest.mark.xfail(reason=case["xfail"], strict=False)] if case.get("xfail") else []
+        yield pytest.param(name, id=name[:-3], marks=marks)
+
+
+def _error_report(stderr):
+    at = stderr.rfind("Traceback (most recent call last):")
+    return stderr if at < 0 else stderr[at:]
+
+
+def _check(case, proc):
+    """Returns a list of what is wrong with the finished process ``proc``."""
+    problems = []
+    out, err = proc.stdout, proc.stderr
+    if proc.returncode != case["exit_code"]:
+        problems.append("exit code %r, expected %r" % (proc.returncode, case["exit_code"]))
+    lines = out.splitlines()
+    pos = 0
+    for want in case.get("lines", []):
+        try:
+            pos = lines.index(want, pos) + 1
+        except ValueError:
+            where = "at all" if want not in lines else "in order"
+            problems.append("stdout lacks line %r (%s)" % (want, where))
+    for prefix, numbers, tol in case.get("numbers", []):
+        line = next((l for l in lines if l.startswith(prefix)), None)
+        if line is None:
+            problems.append("stdout has no line starting %r" % prefix)
+            continue
+        got = [float(v) for v in _NUMBER.findall(line[len(prefix):])]
+        if len(got) != len(numbers) or any(abs(g - w) > tol for g, w in zip(got, numbers)):
+            problems.append("%r: got %s, expected %s (abs tol %g)" % (prefix, got, numbers, tol))
+    for pattern in case.get("stdout_regex", []):
+        if not re.search(pattern, out, re.MULTILINE):
+            problems.append("stdout does not match %r" % pattern)
+    for text in case.get("absent", []):
+        if text in out:
+            problems.append("stdout unexpectedly contains %r" % text)
+    report = _error_report(err)
+    for pattern in case.get("error", []):
+        if not re.search(pattern, report, re.MULTILINE):
+            problems.append("error report does not match %r" % pattern)
+    for pattern in case.get("stderr", []):
+        if not re.search(pattern, err, re.MULTILINE):
+            problems.append("stderr does not match %r" % pattern)
+    for text in case.get("stderr_absent", []):
+        if text in err:
+            problems.append("stderr unexpectedly contains %r" % text)
+    return problems
+
+
+def test_every_script_has_an_expectation():
+    assert sorted(CASES) == SCRIPTS
+
+
+@pytest.mark.parametrize("script", list(_params()))
+def test_legacy_script(script, tmp_path):
+    case = CASES[script]
+    args = []
+    for i, arg in enumerate(case.get("args", [])):
+        if "{tmpdir}" in arg:
+            d = tmp_path / ("arg%d" % i)
+            d.mkdir()
+            arg = arg.replace("{tmpdir}", str(d))
+        args.append(arg)
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    cmd = _runner() + [str(CORPUS / script)] + args
+    try:
+        proc = subprocess.run(cmd, cwd=str(cwd), env=dict(os.environ), capture_output=True,
+                              text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail("timed out after %ds: %s\n--- stdout\n%s\n--- stderr\n%s" % (
+            TIMEOUT_S, shlex.join(cmd), e.stdout, e.stderr))
+    problems = _check(case, proc)
+    if problems:
+        pytest.fail("%s\ncommand: %s  (cwd %s)\n--- stdout\n%s\n--- stderr\n%s" % (
+            "\n".join(problems), shlex.join(cmd), cwd, proc.stdout, proc.stderr))

@@ -1,0 +1,65 @@
+"""tf1mem.placement: placement read back from partition graphs (in-process, fast)."""
+
+import csv
+import json
+
+import pytest
+
+from tf1mem import placement
+from tf1mem.errors import UsageError
+
+ROWS = [
+    placement.PlacementRow("b", "MatMul", "/job:local/replica:0/task:1/device:CPU:0"),
+    placement.PlacementRow("a", "Const", "/job:local/replica:0/task:1/device:CPU:0"),
+    placement.PlacementRow("zz", "VarHandleOp", "/job:local/replica:0/task:0/device:CPU:0"),
+]
+
+
+def test_local_session_rows_name_every_fetched_node():
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    graph = tf.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [None, 2], name="x")
+        w = v1.Variable(tf.ones([2, 1]), name="w")
+        y = tf.matmul(x, w, name="y")
+        with v1.Session(graph=graph) as sess:
+            sess.run(v1.global_variables_initializer())
+            result, rows = placement.run_with_placement(sess, y, {x: [[1.0, 2.0]]})
+    assert result.tolist() == [[3.0]]
+    names = {r.node for r in rows}
+    assert {"w", "y"} <= names, rows
+    assert all(r.device.endswith("CPU:0") for r in rows)
+    assert rows == sorted(rows, key=lambda r: (r.device, r.node, r.op))
+
+
+def test_format_table_sorts_by_device_then_node():
+    lines = placement.format_table(ROWS).splitlines()
+    assert lines[0].split() == ["device", "node", "op"]
+    assert set(lines[1]) == {"-"}
+    assert [l.split()[1] for l in lines[2:]] == ["zz", "a", "b"]
+    assert placement.format_table([]).splitlines()[0].split() == ["device", "node", "op"]
+
+
+@pytest.mark.parametrize("ext", [".csv", ".json", ".CSV"])
+def test_write_report_by_extension(tmp_path, ext):
+    path = tmp_path / f"report{ext}"
+    placement.write_report(path, {"step 1": ROWS})
+    text = path.read_text()
+    if ext.lower() == ".csv":
+        got = list(csv.DictReader(text.splitlines()))
+        assert [r["node"] for r in got] == ["b", "a", "zz"]
+        assert set(got[0]) == {"run", "node", "op", "device"}
+    else:
+        got = json.loads(text)
+        assert got["step 1"][0] == {"node": "b", "op": "MatMul",
+                                    "device": ROWS[0].device}
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temp file left
+
+
+def test_write_report_rejects_other_extensions(tmp_path):
+    path = tmp_path / "report.txt"
+    with pytest.raises(UsageError, match="report.txt"):
+        placement.write_report(path, {"step 1": ROWS})
+    assert not path.exists()

@@ -1,0 +1,46 @@
+"""The article's example 2 (two in-process gRPC tasks) through ``tf1mem.train``."""
+
+import re
+import shutil
+import socket
+
+import pytest
+
+from _subproc import SHARED_MNIST, describe, run
+
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
+
+@pytest.fixture
+def mnist_dir(tmp_path):
+    if not SHARED_MNIST.is_dir():
+        pytest.skip(f"real MNIST not found at {SHARED_MNIST}")
+    dest = tmp_path / "MNIST_data"
+    shutil.copytree(SHARED_MNIST, dest)
+    return dest
+
+
+def test_two_task_losses_fall_and_both_tasks_hold_nodes(mnist_dir):
+    proc = run(["-m", "tf1mem.train", "--mode", "two-task", "--data-dir", mnist_dir,
+                "--port-base", "0"], timeout=120, check_rc=0)
+    losses = [float(v) for v in re.findall(r"^Partition \d+ loss: ([0-9.]+)$",
+                                            proc.stdout, re.M)]
+    assert len(losses) == 55, describe(proc)
+    assert abs(losses[0] - 2.302585) < 1e-3, describe(proc)
+    assert losses[-1] < 0.6 and losses[-1] < losses[0], describe(proc)
+    table = proc.stdout.split("Placement of partition 0", 1)[1]
+    task0 = re.findall(r"^/job:local/replica:0/task:0/\S+\s+(\S+)", table, re.M)
+    task1 = re.findall(r"^/job:local/replica:0/task:1/\S+\s+(\S+)", table, re.M)
+    assert {"Variable", "Variable_1", "Softmax"} <= set(task0), describe(proc)
+    assert {"Log", "Mean"} <= set(task1), describe(proc)
+
+
+def test_two_task_port_in_use_is_a_cluster_error(mnist_dir):
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        proc = run(["-m", "tf1mem.train", "--mode", "two-task", "--data-dir", mnist_dir,
+                    "--port-base", port], timeout=60)
+    assert proc.returncode == 4, describe(proc)
+    assert str(port) in proc.stderr and "--port-base 0" in proc.stderr, describe(proc)
