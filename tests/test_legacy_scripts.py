@@ -35,7 +35,7 @@ def test_example2_through_runner_trains_on_both_tasks(article_cwd):
     report = article_cwd / "placement.csv"
     proc = _subproc.run(["-m", "tf1mem.run", "--placement-report", report,
                          LEGACY / "two_task_placement.py"], cwd=article_cwd, check_rc=0,
-                        timeout=300)
+                        timeout=300, env={"TF_CPP_MIN_LOG_LEVEL": "0"})
     losses = [float(m.group(2)) for m in
               re.finditer(r"^Partition (\d+) loss: ([0-9.]+)$", proc.stdout, re.M)]
     assert len(losses) == 55, _subproc.describe(proc)
