@@ -201,7 +201,8 @@ def _listeners():
     found = set()
     for name, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
         try:
-            lines = open(name).read().splitlines()[1:]
+            with open(name) as f:
+                lines = f.read().splitlines()[1:]
         except OSError:
             continue
         for line in lines:
@@ -219,7 +220,9 @@ def _decode_addr(hexaddr):
     raw = bytes.fromhex(hexaddr)
     # /proc prints each 32-bit word in host (little-endian) order.
     raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
-    return str(ipaddress.ip_address(raw))
+    addr = ipaddress.ip_address(raw)
+    mapped = getattr(addr, "ipv4_mapped", None)
+    return f"::ffff:{mapped}" if mapped else str(addr)
 
 
 def test_port_in_use_is_a_cluster_error_naming_it(mnist_dir, tmp_path):
@@ -249,3 +252,87 @@ def test_remote_hosts_need_allow_remote():
                 "--worker_hosts=192.0.2.2:2222", "--job_name=ps", "--task_index=0"],
                timeout=60)
     assert proc.returncode == 2 and "--allow-remote" in proc.stderr, describe(proc)
+
+
+def _ip(*args):
+    return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=20)
+
+
+@pytest.mark.netns
+def test_three_hosts_in_network_namespaces(mnist_dir, tmp_path):
+    """1 ps + 2 workers, each in its own network namespace on a private bridge.
+
+    Addresses are TEST-NET-1 (192.0.2.0/24), and exist only inside namespaces this
+    test creates and always deletes.
+    """
+    if os.geteuid() != 0:
+        pytest.skip("needs root to create network namespaces")
+    tag = f"t1m{os.getpid() % 100000}"
+    names = [f"{tag}h{i}" for i in range(3)] + [f"{tag}br"]
+    created = []
+    procs = []
+    try:
+        for ns in names:
+            res = _ip("netns", "add", ns)
+            if res.returncode != 0:
+                pytest.skip(f"`ip netns add` failed: {res.stderr.strip()}")
+            created.append(ns)
+        bridge = names[3]
+        steps = [("-n", bridge, "link", "add", "br0", "type", "bridge"),
+                 ("-n", bridge, "link", "set", "br0", "up")]
+        for i in range(3):
+            host, a, b = names[i], f"{tag}a{i}", f"{tag}b{i}"
+            steps += [("link", "add", a, "type", "veth", "peer", "name", b),
+                      ("link", "set", a, "netns", host), ("link", "set", b, "netns", bridge),
+                      ("-n", bridge, "link", "set", b, "master", "br0"),
+                      ("-n", bridge, "link", "set", b, "up"),
+                      ("-n", host, "addr", "add", f"192.0.2.{i + 1}/24", "dev", a),
+                      ("-n", host, "link", "set", a, "up"),
+                      ("-n", host, "link", "set", "lo", "up")]
+        for step in steps:
+            res = _ip(*step)
+            if res.returncode != 0:
+                pytest.skip(f"`ip {' '.join(step)}` failed: {res.stderr.strip()}")
+        common = ["--ps_hosts=192.0.2.1:2222",
+                  "--worker_hosts=192.0.2.2:2222,192.0.2.3:2222", "--allow-remote",
+                  "--data-dir", str(mnist_dir), "--steps", "800", "--seed", "3",
+                  "--startup-timeout", "60"]
+        jobs = [("ps", 0, names[0]), ("worker", 0, names[1]), ("worker", 1, names[2])]
+        for job, index, ns in jobs:
+            log = open(tmp_path / f"{job}{index}.log", "w+")
+            cmd = ["ip", "netns", "exec", ns, sys.executable, "-m", "tf1mem.cluster",
+                   *common, f"--job_name={job}", f"--task_index={index}",
+                   "--checkpoint-dir", str(tmp_path / f"ckpt{index}")]
+            procs.append((subprocess.Popen(cmd, env=_env(), stdout=log, stderr=log,
+                                           start_new_session=True), log, cmd))
+
+        def report(why):
+            text = why
+            for proc, log, cmd in procs:
+                log.seek(0)
+                tail = [l for l in log.read().splitlines()
+                        if not l.startswith(("I0000", "W0000"))][-25:]
+                text += (f"\ncommand: {' '.join(cmd)}\nexit code: {proc.poll()}\n"
+                         + "\n".join(tail))
+            return text
+
+        for proc, _, _ in procs[1:]:
+            try:
+                proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                pytest.fail(report("a worker did not finish in time"))
+            assert proc.returncode == 0, report("a worker failed")
+        chief_log = procs[1][1]
+        chief_log.seek(0)
+        text = chief_log.read()
+        assert "without authentication" in text or "no authentication" in text, report("")
+        acc = re.findall(r"^test accuracy: ([0-9.]+)$", text, re.M)
+        assert acc and float(acc[-1]) >= 0.90, report("accuracy")
+    finally:
+        for proc, log, _ in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            log.close()
+        for ns in created:
+            _ip("netns", "del", ns)

@@ -33,9 +33,13 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from tf1mem import errors
 from tf1mem.errors import ClusterError, UsageError
 
-__all__ = ["ClusterOptions", "parse_args", "main", "entry", "DEFAULT_STEPS"]
+__all__ = ["ClusterOptions", "parse_args", "main", "entry", "DEFAULT_STEPS",
+           "DEFAULT_SYNC_STEPS"]
 
-DEFAULT_STEPS = 1000
+# Async updates with stale gradients need more steps for the same accuracy than sync
+# ones, each of which averages one batch from every worker.
+DEFAULT_STEPS = 2000
+DEFAULT_SYNC_STEPS = 1000
 _PROG = "tf1mem.cluster"
 _POLL_SECONDS = 0.2
 
@@ -80,7 +84,9 @@ def _build_parser():
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--ps", type=int, default=1, help="ps tasks to launch")
     p.add_argument("--workers", type=int, default=2, help="worker tasks to launch")
-    p.add_argument("--steps", type=int, default=DEFAULT_STEPS, help="global training steps")
+    p.add_argument("--steps", type=int, default=None,
+                   help=f"global training steps (default {DEFAULT_STEPS}, with --sync "
+                   f"{DEFAULT_SYNC_STEPS})")
     p.add_argument("--batch-size", type=int, default=100, help="examples per worker step")
     p.add_argument("--learning-rate", type=float, default=0.5)
     p.add_argument("--data-dir", default="MNIST_data/", help="MNIST folder")
@@ -122,6 +128,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> ClusterOptions:
 
     argv = list(sys.argv[1:] if argv is None else argv)
     ns = _build_parser().parse_args(argv)
+    if ns.steps is None:
+        ns.steps = DEFAULT_SYNC_STEPS if ns.sync else DEFAULT_STEPS
     for flag, value, low in (("--ps", ns.ps, 1), ("--workers", ns.workers, 1),
                              ("--steps", ns.steps, 1), ("--batch-size", ns.batch_size, 1),
                              ("--max-restarts", ns.max_restarts, 0),

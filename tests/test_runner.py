@@ -1,0 +1,160 @@
+"""``python -m tf1mem.run``: behaves as ``python SCRIPT``, plus config injection."""
+
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+
+from tests import _subproc
+
+pytestmark = pytest.mark.slow
+
+
+def _write(path, text):
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+_TF_LOG_PREFIXES = ("WARNING: All log messages before absl", "I0000 ", "W0000 ", "E0000 ",
+                    "To enable the following instructions")
+
+
+def _without_tf_logs(text):
+    """stderr minus TensorFlow's start-up log lines (the runner imports TF first)."""
+    return "".join(line for line in text.splitlines(True)
+                   if not line.startswith(_TF_LOG_PREFIXES))
+
+
+def _both(tmp_path, script, *args, runner_opts=()):
+    """Runs SCRIPT with python and through the runner; returns both results."""
+    plain = _subproc.run([script, *args], cwd=tmp_path)
+    runner = _subproc.run(["-m", "tf1mem.run", *runner_opts, script, *args], cwd=tmp_path)
+    return plain, runner
+
+
+@pytest.mark.parametrize("body, rc", [
+    ("import sys\nprint('out'); print('err', file=sys.stderr)\nsys.exit(3)\n", 3),
+    ("import sys\nsys.exit('fatal: bad input')\n", 1),
+    ("print('fine')\n", 0),
+    ("def f():\n    raise ValueError('boom')\nf()\n", 1),
+])
+def test_exit_status_and_output_as_python_script(tmp_path, body, rc):
+    script = _write(tmp_path / "prog.py", body)
+    plain, runner = _both(tmp_path, script)
+    assert plain.returncode == runner.returncode == rc
+    assert runner.stdout == plain.stdout
+    # Same stderr, tracebacks included: they start in the user's file.
+    assert _without_tf_logs(runner.stderr) == plain.stderr
+
+
+def test_argv_path_file_and_name_as_python_script(tmp_path):
+    sub = tmp_path / "proj"
+    sub.mkdir()
+    _write(sub / "localmod.py", "VALUE = 'from the script folder'\n")
+    script = _write(sub / "prog.py", """
+        import json, os, sys
+        import localmod
+        print(json.dumps({"argv": sys.argv, "path0": sys.path[0], "file": __file__,
+                          "name": __name__, "local": localmod.VALUE}))
+    """)
+    plain, runner = _both(tmp_path, script, "--flag", "x", "-m", "y")
+    assert json.loads(runner.stdout) == json.loads(plain.stdout)
+
+
+def test_module_form(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    _write(pkg / "job.py", """
+        import sys
+        import tensorflow as tf
+        print(__name__, sys.argv[1:], hasattr(tf, "placeholder"))
+    """)
+    proc = _subproc.run(["-m", "tf1mem.run", "-m", "pkg.job", "a", "--b"], cwd=tmp_path,
+                        check_rc=0)
+    assert proc.stdout.strip() == "__main__ ['a', '--b'] True"
+
+
+@pytest.mark.parametrize("argv, needle", [
+    ([], "give a SCRIPT"),
+    (["missing.py"], "missing.py"),
+    (["--gpu-memory-fraction", "0", "x.py"], "--gpu-memory-fraction"),
+    (["--placement-report", "out.txt", "x.py"], "out.txt"),
+])
+def test_runner_usage_errors_exit_2(tmp_path, argv, needle):
+    _write(tmp_path / "x.py", "print(1)\n")
+    proc = _subproc.run(["-m", "tf1mem.run", *argv], cwd=tmp_path, check_rc=2)
+    assert needle in proc.stderr
+
+
+CONFIG_PROBE = """
+    import json
+    import tensorflow as tf
+    def opts(sess):
+        c = sess._config
+        return [c.gpu_options.allow_growth, round(c.gpu_options.per_process_gpu_memory_fraction, 3),
+                c.log_device_placement, c.allow_soft_placement]
+    out = {}
+    with tf.Session() as s:
+        out["plain"] = opts(s)
+    with tf.Session(config=tf.ConfigProto(
+            gpu_options=tf.GPUOptions(per_process_gpu_memory_fraction=0.25))) as s:
+        out["own"] = opts(s)
+    s = tf.InteractiveSession()
+    out["interactive"] = opts(s)
+    s.close()
+    step = tf.train.get_or_create_global_step()
+    with tf.train.MonitoredTrainingSession() as s:
+        out["monitored"] = opts(s._tf_sess())
+    print(json.dumps(out))
+"""
+
+
+def test_config_injected_into_every_session_script_value_wins(tmp_path):
+    script = _write(tmp_path / "probe.py", CONFIG_PROBE)
+    proc = _subproc.run(["-m", "tf1mem.run", "--allow-growth", "--gpu-memory-fraction", "0.5",
+                         "--allow-soft-placement", script], cwd=tmp_path, check_rc=0)
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["plain"] == [True, 0.5, False, True]
+    assert out["own"] == [True, 0.25, False, True]  # the script's own fraction wins
+    assert out["interactive"] == [True, 0.5, False, True]
+    assert out["monitored"] == [True, 0.5, False, True]
+
+
+def test_force_config_and_env_overrides(tmp_path):
+    script = _write(tmp_path / "probe.py", CONFIG_PROBE)
+    proc = _subproc.run(["-m", "tf1mem.run", "--force-config", "--gpu-memory-fraction", "0.5",
+                         script], cwd=tmp_path, check_rc=0,
+                        env={"TF1MEM_LOG_DEVICE_PLACEMENT": "1", "TF1MEM_ALLOW_GROWTH": "yes"})
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["own"] == [True, 0.5, True, False]  # forced over the script's 0.25
+    assert out["plain"] == [True, 0.5, True, False]
+
+
+def test_without_options_sessions_are_untouched(tmp_path):
+    script = _write(tmp_path / "probe.py", CONFIG_PROBE)
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["own"] == [False, 0.25, False, False]
+    assert out["plain"][:3] == [False, 0.0, False]
+
+
+def test_placement_report_json(tmp_path):
+    script = _write(tmp_path / "place.py", """
+        import tensorflow as tf
+        with tf.device("/cpu:0"):
+            a = tf.constant([1.0, 2.0], name="a")
+            b = tf.reduce_sum(a * 2, name="total")
+        with tf.Session() as s:
+            print(s.run(b))
+            print(s.run(b))
+    """)
+    report = tmp_path / "p.json"
+    proc = _subproc.run(["-m", "tf1mem.run", "--placement-report", report, script],
+                        cwd=tmp_path, check_rc=0)
+    assert proc.stdout.split() == ["6.0", "6.0"]
+    data = json.loads(report.read_text())
+    text = json.dumps(data)
+    assert "total" in text and "/device:CPU:0" in text
