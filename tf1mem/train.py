@@ -224,7 +224,15 @@ def _run(opts: TrainOptions) -> int:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the command; returns its exit code (see :mod:`tf1mem.errors`)."""
     try:
-        return _run(parse_args(argv))
+        opts = parse_args(argv)
+        if opts.mode == "two-task" and argv is None:
+            from tf1mem import cluster_task
+
+            # TF's gRPC server listens on every interface whatever the ClusterSpec
+            # says; restart this command with the loopback-bind shim preloaded
+            # (a no-op when it already is) before TensorFlow is imported.
+            cluster_task.reexec_with_loopback("tf1mem.train", sys.argv[1:])
+        return _run(opts)
     except errors.Error as exc:
         print(f"tf1mem.train: error: {exc}", file=sys.stderr)
         return errors.exit_code_for(exc)
