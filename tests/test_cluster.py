@@ -16,18 +16,14 @@ import time
 
 import pytest
 
-from _subproc import REPO, SHARED_MNIST, describe, run
+from tests._subproc import REPO, SHARED_MNIST, describe, run
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 
 @pytest.fixture
-def mnist_dir(tmp_path):
-    if not SHARED_MNIST.is_dir():
-        pytest.skip(f"real MNIST not found at {SHARED_MNIST}")
-    dest = tmp_path / "MNIST_data"
-    shutil.copytree(SHARED_MNIST, dest)
-    return dest
+def mnist_dir(real_mnist_dir):
+    return real_mnist_dir  # conftest's read-only-use copy of real MNIST
 
 
 def _env():

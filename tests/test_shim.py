@@ -18,6 +18,7 @@ import builtins, json, os, sys
 os.environ.pop("TF_USE_LEGACY_KERAS", None)
 import tensorflow as real_tf
 from tensorflow.python import tf2
+from tensorflow.python.ops import control_flow_ops
 
 def snapshot():
     return {
@@ -30,6 +31,8 @@ def snapshot():
         "eager": real_tf.executing_eagerly(),
         "tf_attrs": sorted(a for a in ("contrib", "examples") if a in vars(real_tf)),
         "session_init": id(real_tf.compat.v1.Session.__mro__[1].__init__),
+        "internal_aliases": [hasattr(sys.modules["tensorflow.python.framework.ops"], "Tensor"),
+                             hasattr(control_flow_ops, "cond")],
     }
 
 import tf1mem
@@ -62,6 +65,7 @@ def test_install_uninstall_restores_state_exactly(tmp_path):
                            "input_data": "tf1mem.input_data", "eager_in_shim": False}
     assert out["during"] != out["before"]
     assert out["during"]["env"] == "1" and out["during"]["tf2"] is False
+    assert out["during"]["internal_aliases"] == [True, True]  # tf-slim 1.1 needs them
     assert out["after"] == out["before"]
     assert out["second_uninstall"] is False
 

@@ -6,18 +6,14 @@ import socket
 
 import pytest
 
-from _subproc import SHARED_MNIST, describe, run
+from tests._subproc import SHARED_MNIST, describe, run
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 
 @pytest.fixture
-def mnist_dir(tmp_path):
-    if not SHARED_MNIST.is_dir():
-        pytest.skip(f"real MNIST not found at {SHARED_MNIST}")
-    dest = tmp_path / "MNIST_data"
-    shutil.copytree(SHARED_MNIST, dest)
-    return dest
+def mnist_dir(real_mnist_dir):
+    return real_mnist_dir  # conftest's read-only-use copy of real MNIST
 
 
 def test_two_task_losses_fall_and_both_tasks_hold_nodes(mnist_dir):

@@ -144,8 +144,6 @@ REMOVED_CONTRIB = {
 # Removed top-level TF1 names (tf.X) -> replacement advice.
 REMOVED_TOP_LEVEL = {
     "estimator": "tf.keras (tf.estimator was removed in TF 2.16)",
-    "feature_column": "tf.keras preprocessing layers (tf.feature_column left with "
-                      "tf.estimator)",
 }
 
 # Per-symbol advice for names that a mapped contrib module no longer has.

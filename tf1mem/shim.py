@@ -312,6 +312,44 @@ def _install_finder(state):
     state.undo.append(restore)
 
 
+# TF-internal names that TF1-era libraries (tf-slim 1.1.0 above all: batch_norm and
+# dropout with a tensor is_training) and freeze scripts use, and that TF 2.21 moved.
+# (module, missing name, module that has it now, its name there)
+_INTERNAL_ALIASES = (
+    ("tensorflow.python.framework.ops", "Tensor", "tensorflow.python.framework.tensor", "Tensor"),
+    ("tensorflow.python.ops.control_flow_ops", "cond", "tensorflow.python.ops.cond", "cond"),
+    ("tensorflow.python.ops.control_flow_ops", "case",
+     "tensorflow.python.ops.control_flow_case", "case"),
+    ("tensorflow.python.ops.control_flow_ops", "while_loop",
+     "tensorflow.python.ops.while_loop", "while_loop"),
+    ("tensorflow.python.ops.control_flow_ops", "Assert",
+     "tensorflow.python.ops.control_flow_assert", "Assert"),
+    ("tensorflow.python.framework.graph_util", "convert_variables_to_constants",
+     "tensorflow.python.framework.convert_to_constants", "convert_variables_to_constants"),
+)
+
+
+def _install_internal_aliases(state):
+    """Adds the moved names back where TF1-era code looks for them (only if absent)."""
+    added = []
+    for module_name, name, source_name, source_attr in _INTERNAL_ALIASES:
+        try:
+            module = importlib.import_module(module_name)
+            source = importlib.import_module(source_name)
+        except ImportError:  # another TF version: nothing to alias
+            continue
+        if hasattr(module, name) or not hasattr(source, source_attr):
+            continue
+        setattr(module, name, getattr(source, source_attr))
+        added.append((module, name))
+
+    def restore():
+        for module, name in added:
+            module.__dict__.pop(name, None)
+
+    state.undo.append(restore)
+
+
 def _disable_v2(state):
     from tensorflow.python import tf2
     from tensorflow.python.eager import context
@@ -366,6 +404,7 @@ def install(*, session_options=None, force_config=False, placement_report=None):
             import tensorflow as real_tf
 
             _disable_v2(state)
+            _install_internal_aliases(state)
             _install_finder(state)
             state.proxy = _TF1Module(real_tf)
             if session_options is not None or force_config or placement_report:

@@ -60,14 +60,18 @@ class TrainResult:
     examples_per_second: float
 
 
-def _positive_int(flag):
+def _int_flag(flag, minimum, maximum=None, what=None):
+    """An argparse type: an int in [minimum, maximum], else an error naming ``flag``."""
+    what = what or (f"an integer >= {minimum}" if maximum is None
+                    else f"an integer in {minimum}..{maximum}")
+
     def parse(text):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag} must be a positive integer, got {text!r}")
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"{flag} must be a positive integer, got {value}")
+            raise argparse.ArgumentTypeError(f"{flag} must be {what}, got {text!r}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"{flag} must be {what}, got {value}")
         return value
 
     return parse
@@ -77,31 +81,11 @@ def _learning_rate(text):
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--learning-rate must be a number, got {text!r}")
-    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"--learning-rate must be a number, got {text!r}") from None
+    if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(
             f"--learning-rate must be a finite number > 0, got {text!r}")
-    return value
-
-
-def _seed(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--seed must be an integer >= 0, got {text!r}")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"--seed must be an integer >= 0, got {value}")
-    return value
-
-
-def _port_base(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--port-base must be an integer port, got {text!r}")
-    if not 0 <= value <= 65534:
-        raise argparse.ArgumentTypeError(
-            f"--port-base must be 0 (pick free ports) or 1..65534, got {value}")
     return value
 
 
@@ -115,14 +99,15 @@ def _parser():
                "4 cluster error, 130 interrupted.")
     parser.add_argument("--mode", choices=MODES, default="softmax",
                         help="softmax: example 1 (default); two-task: example 2")
-    parser.add_argument("--batch-size", type=_positive_int("--batch-size"), default=100)
-    parser.add_argument("--steps", type=_positive_int("--steps"), default=1000)
+    parser.add_argument("--batch-size", type=_int_flag("--batch-size", 1), default=100)
+    parser.add_argument("--steps", type=_int_flag("--steps", 1), default=1000)
     parser.add_argument("--learning-rate", type=_learning_rate, default=0.5)
     parser.add_argument("--data-dir", default="MNIST_data/",
                         help="folder with (or for) the four MNIST .gz files")
-    parser.add_argument("--seed", type=_seed, default=None,
+    parser.add_argument("--seed", type=_int_flag("--seed", 0), default=None,
                         help="seed for the batch order; same seed, same output")
-    parser.add_argument("--port-base", type=_port_base, default=2222,
+    parser.add_argument("--port-base", type=_int_flag(
+                            "--port-base", 0, 65534, "0 (pick free ports) or a port 1..65534"), default=2222,
                         help="two-task mode: first of two ports (0 = pick free ports)")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON summary as the last line instead of text")

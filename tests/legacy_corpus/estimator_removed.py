@@ -5,9 +5,9 @@ import tempfile
 import numpy as np
 import tensorflow as tf
 
-feature_columns = [tf.feature_column.numeric_column('x', shape=[1])]
-estimator = tf.estimator.LinearRegressor(feature_columns=feature_columns,
-                                         model_dir=tempfile.mkdtemp())
+estimator = tf.estimator.LinearRegressor(
+    feature_columns=[tf.feature_column.numeric_column('x', shape=[1])],
+    model_dir=tempfile.mkdtemp())
 x_train = np.array([1., 2., 3., 4.], np.float32)
 y_train = np.array([0., -1., -2., -3.], np.float32)
 input_fn = tf.estimator.inputs.numpy_input_fn({'x': x_train}, y_train, batch_size=4,
