@@ -84,6 +84,21 @@ def test_uninstall_restores_a_preexisting_env_value(tmp_path):
     assert proc.stdout.split() == ["1", "0"]
 
 
+def test_legacy_block_with_graph_work_restores_eager(tmp_path):
+    script = tmp_path / "block.py"
+    script.write_text(textwrap.dedent('''
+        import tf1mem
+        with tf1mem.legacy() as tf:
+            x = tf.placeholder(tf.float32, [2])
+            with tf.Session() as s:
+                print(s.run(x * 2, {x: [1, 2]}).tolist())
+        import tensorflow as tf2
+        print(tf2.executing_eagerly(), int(tf2.constant(3).numpy()))
+    '''))
+    proc = _subproc.run([script], cwd=tmp_path, check_rc=0)
+    assert proc.stdout.splitlines() == ["[2.0, 4.0]", "True 3"]
+
+
 def test_import_tf1mem_changes_nothing(tmp_path):
     script = tmp_path / "cheap.py"
     script.write_text(textwrap.dedent('''

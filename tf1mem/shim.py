@@ -21,7 +21,11 @@ While installed:
 variable, ``builtins.__import__``, ``sys.meta_path``, the ``sys.modules`` entries and
 ``tensorflow`` attributes the shim created, TF 2 behaviour and the Session class.
 Modules that were really imported meanwhile (TensorFlow itself, tf-slim) stay
-loaded: Python cannot unload an extension module. A second install is a no-op.
+loaded: Python cannot unload an extension module. The TF1 default graph is released
+(TF refuses eager mode while one exists); graphs and sessions still referenced stay
+usable. A second install is a no-op. TF-internal names that TF 2.21 moved and TF1-era
+code still uses (``ops.Tensor``, ``control_flow_ops.cond`` for tf-slim 1.1) are added
+back only while installed.
 """
 
 import builtins
@@ -363,7 +367,17 @@ def _disable_v2(state):
         # under TF 1.x printed nothing of the sort.
         with deprecation.silence():
             tf.compat.v1.disable_v2_behavior()
-        state.undo.append(tf.compat.v1.enable_v2_behavior)
+
+        def restore():
+            from tensorflow.python.framework import ops
+
+            # enable_v2_behavior refuses ("must be called at program startup") once a
+            # global default graph exists. That graph is the TF1 code's: release it
+            # (graphs and sessions the code still holds stay usable).
+            ops._default_graph_stack._global_default_graph = None
+            tf.compat.v1.enable_v2_behavior()
+
+        state.undo.append(restore)
 
 
 def install(*, session_options=None, force_config=False, placement_report=None):
