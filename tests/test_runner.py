@@ -158,3 +158,33 @@ def test_placement_report_json(tmp_path):
     data = json.loads(report.read_text())
     text = json.dumps(data)
     assert "total" in text and "/device:CPU:0" in text
+
+
+SERVER_PROBE = """
+    import socket
+    import tensorflow as tf
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    server = tf.train.Server(tf.train.ClusterSpec({"local": ["localhost:%d" % port]}),
+                             job_name="local", task_index=0)
+    listening = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in open(table).read().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            if state == "0A" and local.endswith(":%04X" % port):
+                listening.append(local.split(":")[0])
+    print(listening)
+"""
+
+
+def test_script_servers_listen_on_loopback_unless_allow_remote(tmp_path):
+    script = _write(tmp_path / "server.py", SERVER_PROBE)
+    default = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    # 127.0.0.1 as an IPv4-mapped IPv6 address (gRPC opens a dual-stack socket).
+    assert default.stdout.strip() == "['0000000000000000FFFF00000100007F']"
+    remote = _subproc.run(["-m", "tf1mem.run", "--allow-remote", script], cwd=tmp_path,
+                          check_rc=0)
+    assert remote.stdout.strip() == "['00000000000000000000000000000000']"  # every interface
+    assert "executes any graph it is sent" in remote.stderr

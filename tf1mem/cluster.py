@@ -204,13 +204,13 @@ def _is_loopback(host):
 
 
 def _run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv) -> int:
-    from tf1mem import cluster_task, config
+    from tf1mem import cluster_task, config, loopback
 
     if opts.allow_remote:
-        print(f"{_PROG}: {cluster_task.REMOTE_WARNING}", file=sys.stderr, flush=True)
-    elif not cluster_task.loopback_active():
+        print(f"{_PROG}: {loopback.REMOTE_WARNING}", file=sys.stderr, flush=True)
+    elif not loopback.loopback_active():
         if reexec_argv is not None:
-            cluster_task.reexec_with_loopback("tf1mem.cluster", reexec_argv)  # no return
+            loopback.reexec_with_loopback("tf1mem.cluster", reexec_argv)  # no return
         print(f"{_PROG}: warning: the loopback bind shim is not loaded in this process, "
               "so TensorFlow's server listens on all interfaces", file=sys.stderr)
     session_config = config.resolve_options(opts.session).to_config()
@@ -313,7 +313,7 @@ class _Launcher:
     """Starts, watches, restarts and stops the task processes of one local run."""
 
     def __init__(self, opts: ClusterOptions, run_dir: str, checkpoint_dir: str):
-        from tf1mem import cluster_task
+        from tf1mem import loopback
 
         self.opts = opts
         self.run_dir = run_dir
@@ -323,7 +323,7 @@ class _Launcher:
             "ps": [f"127.0.0.1:{p}" for p in ports[:opts.ps]],
             "worker": [f"127.0.0.1:{p}" for p in ports[opts.ps:]],
         }
-        env = dict(os.environ) if opts.allow_remote else cluster_task.loopback_env()
+        env = dict(os.environ) if opts.allow_remote else loopback.loopback_env()
         package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env["PYTHONPATH"] = os.pathsep.join(
             [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
@@ -451,10 +451,10 @@ class _Launcher:
 
 
 def _run_launcher(opts: ClusterOptions) -> int:
-    from tf1mem import cluster_task
+    from tf1mem import loopback
 
     if opts.allow_remote:
-        print(f"{_PROG}: {cluster_task.REMOTE_WARNING}", file=sys.stderr, flush=True)
+        print(f"{_PROG}: {loopback.REMOTE_WARNING}", file=sys.stderr, flush=True)
     run_dir = opts.run_dir or tempfile.mkdtemp(prefix="tf1mem-cluster-")
     os.makedirs(run_dir, exist_ok=True)
     checkpoint_dir = opts.checkpoint_dir or os.path.join(run_dir, "checkpoints")

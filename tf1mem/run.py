@@ -17,6 +17,13 @@ loader then shuffles deterministically, as it did under TF 1.x).
 Exit status, ``sys.exit`` codes, uncaught exceptions (traceback from the script's
 own frames, through ``sys.excepthook``) and output are those of ``python SCRIPT``.
 The runner's own errors (a bad option, a missing script) exit 2.
+
+TensorFlow's gRPC server runs any graph it is sent, without authentication, and in
+TF 2.21 listens on every interface whatever the ClusterSpec says. So the command
+restarts itself once, before TensorFlow is imported, under :mod:`tf1mem.loopback`'s
+bind shim: servers the script starts listen on 127.0.0.1 only (the script sees
+``LD_PRELOAD`` and ``TF1MEM_LOOPBACK_ONLY`` in its environment). ``--allow-remote``
+keeps TensorFlow's behaviour and prints its warning.
 """
 
 import argparse
@@ -39,13 +46,14 @@ class RunOptions:
     """The runner's parsed command line (immutable after parsing)."""
 
     __slots__ = ("script", "module", "args", "session", "force_config", "placement_report",
-                 "seed")
+                 "seed", "allow_remote")
 
     def __init__(self, script, module, args, session, force_config, placement_report,
-                 seed=None):
+                 seed=None, allow_remote=False):
         for name, value in (("script", script), ("module", module), ("args", tuple(args)),
                             ("session", session), ("force_config", force_config),
-                            ("placement_report", placement_report), ("seed", seed)):
+                            ("placement_report", placement_report), ("seed", seed),
+                            ("allow_remote", allow_remote)):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name, value):
@@ -67,6 +75,9 @@ def _parser():
         epilog="Exit status: the script's own. The runner's usage errors exit 2.")
     parser.add_argument("-m", dest="module", metavar="MODULE",
                         help="run library module MODULE as a script, like python -m")
+    parser.add_argument("--allow-remote", action="store_true",
+                        help="let the script's tf.train.Servers listen on every interface "
+                             "(default: loopback only; they run any graph sent to them)")
     parser.add_argument("--force-config", action="store_true",
                         help="the session options beat the script's own ConfigProto values")
     parser.add_argument("--seed", type=int, metavar="N",
@@ -133,7 +144,7 @@ def parse_args(argv=None):
         parser.error(str(exc))
     return RunOptions(target[0] if target else None, ns.module, rest,
                       None if session == config.SessionOptions() else session,
-                      ns.force_config, ns.placement_report, ns.seed)
+                      ns.force_config, ns.placement_report, ns.seed, ns.allow_remote)
 
 
 def _user_traceback(tb, path):
@@ -200,9 +211,25 @@ def run_script(opts):
             sys.path[0] = saved_path0
 
 
+def _keep_servers_on_loopback(opts, argv):
+    """Restarts the runner under the loopback-bind shim, unless --allow-remote."""
+    from tf1mem import loopback
+
+    if opts.allow_remote:
+        print(f"tf1mem.run: {loopback.REMOTE_WARNING}", file=sys.stderr, flush=True)
+        return
+    try:
+        loopback.reexec_with_loopback("tf1mem.run", argv)  # returns only if already on
+    except errors.ClusterError as exc:
+        print(f"tf1mem.run: warning: gRPC servers this script starts will listen on every "
+              f"interface: {exc}", file=sys.stderr, flush=True)
+
+
 def main(argv=None):
     """Runs the command. Returns 0, or raises SystemExit with the script's code."""
     opts = parse_args(argv)
+    if argv is None:  # a real command line: safe to re-exec before TF is imported
+        _keep_servers_on_loopback(opts, sys.argv[1:])
     run_script(opts)
     return errors.EXIT_OK
 

@@ -211,12 +211,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         opts = parse_args(argv)
         if opts.mode == "two-task" and argv is None:
-            from tf1mem import cluster_task
+            from tf1mem import loopback
 
             # TF's gRPC server listens on every interface whatever the ClusterSpec
             # says; restart this command with the loopback-bind shim preloaded
             # (a no-op when it already is) before TensorFlow is imported.
-            cluster_task.reexec_with_loopback("tf1mem.train", sys.argv[1:])
+            loopback.reexec_with_loopback("tf1mem.train", sys.argv[1:])
         return _run(opts)
     except errors.Error as exc:
         print(f"tf1mem.train: error: {exc}", file=sys.stderr)

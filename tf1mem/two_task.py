@@ -14,8 +14,8 @@ both tasks) is printed after the losses.
 
 Security: the ClusterSpec names ``localhost``, which is what the two tasks dial;
 TensorFlow's server itself listens on every interface unless the process runs
-with tf1mem's loopback bind shim (:func:`tf1mem.cluster_task.loopback_active`;
-``tf1mem.cluster_task.reexec_with_loopback`` starts a command under it). Without
+with tf1mem's loopback bind shim (:func:`tf1mem.loopback.loopback_active`;
+``tf1mem.loopback.reexec_with_loopback`` starts a command under it). Without
 it a note is printed to stderr.
 """
 
@@ -25,7 +25,7 @@ import sys
 import time
 from typing import Optional, TextIO, Tuple
 
-from tf1mem import cluster_task, placement
+from tf1mem import cluster_task, loopback, placement
 from tf1mem.errors import ClusterError
 
 __all__ = ["TwoTaskOptions", "TwoTaskResult", "run_two_task", "JOB_NAME"]
@@ -129,7 +129,7 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
 
     out = sys.stdout if opts.out is None else opts.out
     v1 = tf.compat.v1
-    if not cluster_task.loopback_active():
+    if not loopback.loopback_active():
         print("tf1mem.two_task: note: TensorFlow's gRPC servers listen on all interfaces "
               "in this process (the loopback bind shim is not loaded); they execute any "
               "graph sent to them, so use this only on a trusted network.", file=sys.stderr)

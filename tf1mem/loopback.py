@@ -1,0 +1,176 @@
+"""Loopback-only gRPC servers, and the warning for those that are not.
+
+TensorFlow 2.21's gRPC server always listens on ``0.0.0.0:<port>`` (gRPC makes that
+the dual-stack ``[::]:<port>``, shown by ``ss -ltn`` as ``*:<port>``) whatever host
+the ClusterSpec gives for the task: the host part is only what *peers* dial, and
+``ServerDef`` has a ``port`` field but no bind address. Since that server runs any
+graph it is sent, without authentication, tf1mem keeps servers on loopback unless
+the user passes ``--allow-remote``: processes run with a tiny ``LD_PRELOAD`` shim
+(C source below, compiled once with the system C compiler into a cache folder) that
+rewrites a ``bind()`` to the wildcard address into a bind to 127.0.0.1
+(``::ffff:127.0.0.1`` on a dual-stack socket); other binds are left alone.
+
+:func:`loopback_env` gives the environment for a child process,
+:func:`reexec_with_loopback` restarts the current command under the shim (before
+TensorFlow is imported), :func:`loopback_active` tells whether it is on.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from typing import Mapping, Optional, Sequence
+
+from tf1mem.errors import ClusterError
+
+__all__ = [
+    "LOOPBACK_ENV_VAR",
+    "REMOTE_WARNING",
+    "loopback_env",
+    "loopback_active",
+    "reexec_with_loopback",
+]
+
+LOOPBACK_ENV_VAR = "TF1MEM_LOOPBACK_ONLY"
+
+REMOTE_WARNING = (
+    "WARNING: TensorFlow's gRPC server executes any graph it is sent, with no "
+    "authentication or encryption. Anyone who can reach its port can run code as "
+    "this user. Run it only on an isolated, trusted network.")
+
+_SHIM_SOURCE = r"""
+/* tf1mem loopback shim: bind() to the wildcard address becomes a loopback bind. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+typedef int (*bind_fn)(int, const struct sockaddr *, socklen_t);
+
+int bind(int fd, const struct sockaddr *addr, socklen_t len) {
+  static bind_fn real_bind;
+  if (!real_bind) real_bind = (bind_fn)dlsym(RTLD_NEXT, "bind");
+  const char *on = getenv("TF1MEM_LOOPBACK_ONLY");
+  if (addr && on && on[0] == '1') {
+    if (addr->sa_family == AF_INET && len >= (socklen_t)sizeof(struct sockaddr_in)) {
+      struct sockaddr_in a;
+      memcpy(&a, addr, sizeof a);
+      if (a.sin_addr.s_addr == htonl(INADDR_ANY)) {
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        return real_bind(fd, (const struct sockaddr *)&a, sizeof a);
+      }
+    } else if (addr->sa_family == AF_INET6 &&
+               len >= (socklen_t)sizeof(struct sockaddr_in6)) {
+      struct sockaddr_in6 a;
+      memcpy(&a, addr, sizeof a);
+      if (IN6_IS_ADDR_UNSPECIFIED(&a.sin6_addr)) {
+        int v6only = 0;
+        socklen_t n = sizeof v6only;
+        getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &n);
+        if (v6only) {
+          a.sin6_addr = in6addr_loopback;
+        } else { /* dual-stack socket: IPv4 loopback through a mapped address */
+          memset(&a.sin6_addr, 0, sizeof a.sin6_addr);
+          a.sin6_addr.s6_addr[10] = 0xff;
+          a.sin6_addr.s6_addr[11] = 0xff;
+          a.sin6_addr.s6_addr[12] = 127;
+          a.sin6_addr.s6_addr[15] = 1;
+        }
+        return real_bind(fd, (const struct sockaddr *)&a, sizeof a);
+      }
+    }
+  }
+  return real_bind(fd, addr, len);
+}
+"""
+
+
+# --------------------------------------------------------------------------------
+# Building the shim
+
+
+def _shim_path() -> str:
+    digest = hashlib.sha256(_SHIM_SOURCE.encode()).hexdigest()[:16]
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "tf1mem", f"loopback-bind-{digest}.so")
+
+
+def _build_shim() -> str:
+    """Returns the shim's path, compiling it first if needed (atomically)."""
+    path = _shim_path()
+    if os.path.exists(path):
+        return path
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        raise ClusterError(
+            "cannot make the gRPC servers listen on loopback only: TensorFlow binds "
+            "0.0.0.0, and building tf1mem's bind shim needs a C compiler (cc/gcc, or "
+            "$CC). Install one, or pass --allow-remote on an isolated, trusted network.")
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        src = os.path.join(tmp, "shim.c")
+        out = os.path.join(tmp, "shim.so")
+        with open(src, "w") as f:
+            f.write(_SHIM_SOURCE)
+        proc = subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", out, src, "-ldl"],
+                              capture_output=True, text=True, timeout=120)
+        if proc.returncode != 0:
+            raise ClusterError(
+                f"building the loopback bind shim with {compiler} failed:\n{proc.stderr}"
+                "\nFix the compiler, or pass --allow-remote on a trusted network.")
+        os.replace(out, path)
+    return path
+
+
+def loopback_env(environ: Optional[Mapping[str, str]] = None) -> dict:
+    """A copy of ``environ`` under which a new process's servers bind loopback only.
+
+    Args:
+      environ: the environment to extend (default ``os.environ``).
+
+    Returns:
+      A new dict with the shim added to ``LD_PRELOAD`` and ``TF1MEM_LOOPBACK_ONLY=1``.
+
+    Raises:
+      ClusterError: the shim cannot be built (no C compiler).
+    """
+    env = dict(os.environ if environ is None else environ)
+    shim = _build_shim()
+    preload = [p for p in env.get("LD_PRELOAD", "").split(":") if p and p != shim]
+    env["LD_PRELOAD"] = ":".join([shim] + preload)
+    env[LOOPBACK_ENV_VAR] = "1"
+    return env
+
+
+def loopback_active() -> bool:
+    """Whether this process was started with the loopback shim switched on."""
+    preload = os.environ.get("LD_PRELOAD", "")
+    return (os.environ.get(LOOPBACK_ENV_VAR) == "1"
+            and any(os.path.basename(p).startswith("loopback-bind-")
+                    for p in preload.split(":")))
+
+
+def reexec_with_loopback(module: str, argv: Sequence[str]) -> None:
+    """Replaces this process by ``python -m module *argv`` with the loopback shim on.
+
+    A no-op when the shim is already active. The process keeps its pid, so a
+    launcher or shell watching it is unaffected. Call it before TensorFlow is
+    imported (nothing TF-related is lost then).
+
+    Raises:
+      ClusterError: the shim cannot be built.
+    """
+    if loopback_active():
+        return
+    env = loopback_env()
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(
+        [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, "-m", module, *argv], env)
