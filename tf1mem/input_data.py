@@ -401,6 +401,9 @@ def read_data_sets(
             got = fetcher.fetch(filename)
             if got.placed:
                 print("Successfully downloaded", filename, got.size, "bytes.")
+                # stdout stays TF1's; where it came from goes to stderr.
+                print(f"tf1mem: {filename} verified (sha256 {got.sha256[:12]}...) "
+                      f"from {got.source}", file=sys.stderr)
             print("Extracting", got.path)
             return got.payload, got.path
 
