@@ -5,9 +5,7 @@ import shutil
 import pytest
 
 from tests import _subproc
-
-MNIST_FILES = ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
-               "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz")
+from tf1mem.fetch import MNIST_FILES
 
 
 @pytest.fixture(scope="session")

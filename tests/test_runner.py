@@ -188,3 +188,17 @@ def test_script_servers_listen_on_loopback_unless_allow_remote(tmp_path):
                           check_rc=0)
     assert remote.stdout.strip() == "['00000000000000000000000000000000']"  # every interface
     assert "executes any graph it is sent" in remote.stderr
+
+
+def test_late_gpu_options_warn_at_the_users_line(tmp_path):
+    script = _write(tmp_path / "late.py", """
+        import tensorflow as tf
+        first = tf.Session()
+        second = tf.Session(config=tf.ConfigProto(gpu_options=tf.GPUOptions(allow_growth=True)))
+        print("sessions made")
+    """)
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    assert "sessions made" in proc.stdout
+    assert "GpuOptionsIgnoredWarning" in proc.stderr
+    assert "allow_growth=True" in proc.stderr
+    assert f"{script}:4" in proc.stderr  # points at the second Session(...) line

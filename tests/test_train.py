@@ -61,6 +61,12 @@ def test_bad_flags_exit_2_naming_the_flag(tmp_path, flag, value):
     assert flag in proc.stderr and value in proc.stderr
 
 
+def test_two_task_rejects_flags_it_would_ignore(tmp_path):
+    proc = _subproc.run([*TRAIN, "--mode", "two-task", "--steps", "5"], cwd=tmp_path,
+                        check_rc=2)
+    assert "--steps do not apply to --mode two-task" in proc.stderr
+
+
 def test_bad_env_override_exits_2(tmp_path):
     proc = _subproc.run([*TRAIN], cwd=tmp_path, check_rc=2,
                         env={"TF1MEM_GPU_MEMORY_FRACTION": "2"})
@@ -75,7 +81,10 @@ def test_corrupt_data_exits_3_and_is_not_used(tmp_path):
     # No other source has these (generated) files: an empty cache, and the official
     # mirror and npm hold real MNIST only, which fails the folder's SHA256SUMS.
     proc = _subproc.run([*TRAIN, "--data-dir", data, "--steps", "5"], cwd=tmp_path,
-                        check_rc=3, env={"TF1MEM_CACHE_DIR": str(tmp_path / "cache")})
+                        check_rc=3, env={"TF1MEM_CACHE_DIR": str(tmp_path / "cache"),
+                                         # the mirror: refused at once, never the network
+                                         "https_proxy": "http://127.0.0.1:9",
+                                         "HTTPS_PROXY": "http://127.0.0.1:9"})
     assert "t10k-labels-idx1-ubyte" in proc.stderr
     assert not victim.exists(), "the corrupt file must be moved aside"
     assert list(data.glob("t10k-labels-idx1-ubyte.gz.corrupt*"))

@@ -883,9 +883,25 @@ def note_session_config(config, *, environ=None):
         f"{ENV_VARS['allow_growth']}, {ENV_VARS['per_process_gpu_memory_fraction']} "
         f"and {ENV_VARS['visible_device_list']}.",
         GpuOptionsIgnoredWarning,
-        stacklevel=2,
+        stacklevel=_caller_stacklevel(),
     )
     return differing
+
+
+def _caller_stacklevel():
+    """The warnings stacklevel of the first frame outside tf1mem and TensorFlow.
+
+    Sessions are often created deep inside TF (MonitoredTrainingSession) or through
+    tf1mem's session hook; the warning should point at the user's line.
+    """
+    skip = (os.path.dirname(os.path.abspath(__file__)) + os.sep,)
+    tf_module = sys.modules.get("tensorflow")
+    if tf_module is not None and getattr(tf_module, "__file__", None):
+        skip += (os.path.dirname(os.path.abspath(tf_module.__file__)) + os.sep,)
+    frame, level = sys._getframe(2), 2  # 1 is note_session_config's own frame
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(skip):
+        frame, level = frame.f_back, level + 1
+    return level if frame is not None else 2
 
 
 def reset_registry():

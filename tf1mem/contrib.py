@@ -19,7 +19,6 @@ __all__ = [
     "CONTRIB_MODULES",
     "REMOVED_CONTRIB",
     "REMOVED_TOP_LEVEL",
-    "resolve_contrib",
     "removed_message",
     "make_composite",
 ]
@@ -142,9 +141,7 @@ REMOVED_CONTRIB = {
 }
 
 # Removed top-level TF1 names (tf.X) -> replacement advice.
-REMOVED_TOP_LEVEL = {
-    "estimator": "tf.keras (tf.estimator was removed in TF 2.16)",
-}
+REMOVED_TOP_LEVEL = {"estimator": REMOVED_CONTRIB["estimator"]}
 
 # Per-symbol advice for names that a mapped contrib module no longer has.
 REMOVED_SYMBOLS = {
@@ -222,11 +219,3 @@ def make_composite(fullname, contrib_name):
     module.__getattr__ = __getattr__
     module.__path__ = []  # a package, so `import tensorflow.contrib.rnn.x` reaches the finder
     return module
-
-
-def resolve_contrib(name):
-    """Returns the module for ``tf.contrib.<name>`` or raises RemovedModuleError."""
-    if name in CONTRIB_MODULES:
-        return make_composite(f"tensorflow.contrib.{name}", name)
-    raise RemovedModuleError(removed_message(f"tf.contrib.{name}", REMOVED_CONTRIB.get(name)),
-                             name=f"tensorflow.contrib.{name}")

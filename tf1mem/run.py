@@ -27,42 +27,45 @@ keeps TensorFlow's behaviour and prints its warning.
 """
 
 import argparse
+import dataclasses
 import os
 import sys
-import traceback
+from typing import Optional, Tuple
 
 from tf1mem import errors
 
 __all__ = ["RunOptions", "parse_args", "run_script", "main", "entry"]
 
-# Modules the shim reaches lazily; imported before sys.path becomes the script's,
-# so that a script folder shadowing nothing of ours is needed.
+# Modules the shim reaches lazily. They are imported before sys.path[0] becomes the
+# script's folder, so that tf1mem still imports when it is not installed.
 _PRELOAD = ("tf1mem.shim", "tf1mem.contrib", "tf1mem.config", "tf1mem.input_data",
             "tf1mem.fetch", "tf1mem.tutorial_mnist", "tf1mem.session_hooks",
             "tf1mem.placement")
 
 
+@dataclasses.dataclass(frozen=True)
 class RunOptions:
-    """The runner's parsed command line (immutable after parsing)."""
+    """The runner's parsed command line.
 
-    __slots__ = ("script", "module", "args", "session", "force_config", "placement_report",
-                 "seed", "allow_remote")
+    Attributes:
+      script: path of the script to run, or None with ``module``.
+      module: ``-m`` module name, or None.
+      args: the script's own arguments.
+      session: :class:`tf1mem.config.SessionOptions` for every Session, or None.
+      force_config: the session options beat the script's own ConfigProto values.
+      placement_report: ``.csv``/``.json`` path for the placement report, or None.
+      seed: graph-level seed to set before the script runs, or None.
+      allow_remote: let the script's gRPC servers listen on every interface.
+    """
 
-    def __init__(self, script, module, args, session, force_config, placement_report,
-                 seed=None, allow_remote=False):
-        for name, value in (("script", script), ("module", module), ("args", tuple(args)),
-                            ("session", session), ("force_config", force_config),
-                            ("placement_report", placement_report), ("seed", seed),
-                            ("allow_remote", allow_remote)):
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name, value):
-        raise AttributeError("RunOptions is immutable")
-
-    def __repr__(self):
-        return (f"RunOptions(script={self.script!r}, module={self.module!r}, "
-                f"args={self.args!r}, force_config={self.force_config!r}, "
-                f"placement_report={self.placement_report!r})")
+    script: Optional[str]
+    module: Optional[str]
+    args: Tuple[str, ...] = ()
+    session: object = None
+    force_config: bool = False
+    placement_report: Optional[str] = None
+    seed: Optional[int] = None
+    allow_remote: bool = False
 
 
 def _parser():
@@ -72,6 +75,7 @@ def _parser():
         prog="python -m tf1mem.run",
         usage="python -m tf1mem.run [OPTIONS] (SCRIPT | -m MODULE) [ARGS...]",
         description="Run a TensorFlow 1.x script unchanged on current TensorFlow.",
+        allow_abbrev=False,  # an abbreviation would move the split before SCRIPT
         epilog="Exit status: the script's own. The runner's usage errors exit 2.")
     parser.add_argument("-m", dest="module", metavar="MODULE",
                         help="run library module MODULE as a script, like python -m")
@@ -118,7 +122,7 @@ def _split(parser, argv):
     return argv, [], []
 
 
-def parse_args(argv=None):
+def parse_args(argv):
     """Parses the runner's command line into :class:`RunOptions`.
 
     Raises:
@@ -126,7 +130,7 @@ def parse_args(argv=None):
     """
     from tf1mem import config
 
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = list(argv)
     parser = _parser()
     own, target, rest = _split(parser, argv)
     ns = parser.parse_args(own)
@@ -134,17 +138,24 @@ def parse_args(argv=None):
         parser.error("give a SCRIPT to run, or -m MODULE")
     if target and not os.path.exists(target[0]):
         parser.error(f"can't open file {target[0]!r}: no such file")
-    if ns.placement_report and os.path.splitext(ns.placement_report)[1].lower() not in (
-            ".csv", ".json"):
-        parser.error(f"--placement-report {ns.placement_report!r}: the file name must end "
-                     f"in .csv or .json")
+    if ns.placement_report:
+        report = ns.placement_report
+        if os.path.splitext(report)[1].lower() not in (".csv", ".json"):
+            parser.error(f"--placement-report {report!r}: the file name must end "
+                         f"in .csv or .json")
+        folder = os.path.dirname(os.path.abspath(report))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            parser.error(f"--placement-report {report!r}: folder {folder!r} does not "
+                         f"exist or is not writable; create it or choose another path")
     try:
         session = config.resolve_options(config.options_from_args(ns))
     except errors.ConfigError as exc:
         parser.error(str(exc))
-    return RunOptions(target[0] if target else None, ns.module, rest,
-                      None if session == config.SessionOptions() else session,
-                      ns.force_config, ns.placement_report, ns.seed, ns.allow_remote)
+    return RunOptions(
+        script=target[0] if target else None, module=ns.module, args=tuple(rest),
+        session=None if session == config.SessionOptions() else session,
+        force_config=ns.force_config, placement_report=ns.placement_report, seed=ns.seed,
+        allow_remote=ns.allow_remote)
 
 
 def _user_traceback(tb, path):
@@ -205,7 +216,11 @@ def run_script(opts):
                 raise
     finally:
         if opts.placement_report:
-            shim.write_placement_report(opts.placement_report)
+            try:
+                shim.write_placement_report(opts.placement_report)
+            except (OSError, errors.Error) as exc:  # keep the script's own exit status
+                print(f"tf1mem.run: could not write --placement-report "
+                      f"{opts.placement_report!r}: {exc}", file=sys.stderr)
         sys.argv = saved_argv
         if saved_path0 is not None:
             sys.path[0] = saved_path0
@@ -226,8 +241,13 @@ def _keep_servers_on_loopback(opts, argv):
 
 
 def main(argv=None):
-    """Runs the command. Returns 0, or raises SystemExit with the script's code."""
-    opts = parse_args(argv)
+    """Runs the command. Returns 0, or raises SystemExit with the script's code.
+
+    Args:
+      argv: the runner's arguments; None means ``sys.argv[1:]``, a real command line,
+        which may then be re-executed under the loopback-bind shim.
+    """
+    opts = parse_args(sys.argv[1:] if argv is None else argv)
     if argv is None:  # a real command line: safe to re-exec before TF is imported
         _keep_servers_on_loopback(opts, sys.argv[1:])
     run_script(opts)

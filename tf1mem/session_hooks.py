@@ -19,6 +19,7 @@ the original methods back.
 
 import itertools
 import threading
+import weakref
 
 from tf1mem import config
 
@@ -38,8 +39,8 @@ class SessionHooks:
         self._placement = placement
         self._originals = None
         self._lock = threading.Lock()
-        self._seen = set()
-        self._numbers = {}  # id(session) -> sequence number, in creation order
+        self._seen = weakref.WeakKeyDictionary()  # session -> run signatures reported
+        self._numbers = weakref.WeakKeyDictionary()  # session -> number, in creation order
         self._counter = itertools.count()
         self.runs = []  # [(label, [PlacementRow, ...])]
 
@@ -54,7 +55,7 @@ class SessionHooks:
         def __init__(self, target="", graph=None, config=None):
             config = hooks._config_for(config)
             original_init(self, target, graph, config)
-            hooks._numbers[id(self)] = next(hooks._counter)
+            hooks._numbers[self] = next(hooks._counter)
 
         def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
             if not hooks._placement:
@@ -87,6 +88,12 @@ class SessionHooks:
         self._originals = None
 
     def _config_for(self, script_config):
+        if self._options is None:
+            # Pass the script's config through untouched: a None config makes TF use
+            # the eager context's (tf.config.*) settings, which a copy would drop.
+            config.note_session_config(
+                script_config if script_config is not None else config.SessionOptions().to_config())
+            return script_config
         merged = config.merge_config(script_config, self._options, force=self._force)
         config.note_session_config(merged)
         return merged
@@ -99,20 +106,21 @@ class SessionHooks:
         except (TypeError, ValueError):
             fetch_names = (repr(fetches),)
         feed_names = tuple(sorted(_name_of(k) for k in (feed_dict or {})))
-        key = (id(session), session.graph.version, fetch_names, feed_names)
+        key = (session.graph.version, fetch_names, feed_names)
         with self._lock:
-            if key in self._seen:
+            seen = self._seen.setdefault(session, set())
+            if key in seen:
                 return None
-            self._seen.add(key)
+            seen.add(key)
         return key
 
     def _record(self, session, key, metadata):
         from tf1mem import placement
 
         rows = placement.rows_from_run_metadata(metadata)
-        number = self._numbers.get(id(session), -1)
+        number = self._numbers.get(session, -1)
         label = (f"session {number} ({session.sess_str or 'local'}) "
-                 f"run {len(self.runs)}: {', '.join(key[2])[:200]}")
+                 f"run {len(self.runs)}: {', '.join(key[1])[:200]}")
         with self._lock:
             self.runs.append((label, rows))
 

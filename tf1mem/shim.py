@@ -14,8 +14,11 @@ While installed:
   ``tf.enable_eager_execution()`` first thing, as in TF 1.x.
 - ``TF_USE_LEGACY_KERAS=1`` is set, so ``tf.layers`` and tf-slim layers work with
   tf-keras (it must be set before TensorFlow first resolves Keras).
-- optionally, every Session gets the given config options (see
-  :mod:`tf1mem.session_hooks`).
+- every Session is noted for the GPU-options-ignored warning and, optionally, gets
+  the given config options and a placement report (see :mod:`tf1mem.session_hooks`).
+- while ``tensorflow.contrib`` or ``tensorflow.examples`` has been imported, Python
+  also sets it as an attribute of the real ``tensorflow`` module (uninstall removes
+  it): third-party code testing ``hasattr(tf, "contrib")`` sees it meanwhile.
 
 :func:`uninstall` puts back exactly what :func:`install` changed: the environment
 variable, ``builtins.__import__``, ``sys.meta_path``, the ``sys.modules`` entries and
@@ -49,7 +52,6 @@ __all__ = [
     "uninstall",
     "is_installed",
     "legacy",
-    "tf1_module",
     "is_user_code",
 ]
 
@@ -104,7 +106,7 @@ class _VirtualPackage(types.ModuleType):
         if name.startswith("__"):
             raise AttributeError(name)
         fullname = f"{self.__name__}.{name}"
-        if fullname == "tensorflow.contrib" or self.__name__ == "tensorflow.contrib":
+        if self.__name__ == "tensorflow.contrib":
             if name not in contrib.CONTRIB_MODULES and fullname not in _VIRTUAL_PACKAGES:
                 raise contrib.RemovedAttributeError(contrib.removed_message(
                     f"tf.contrib.{name}", contrib.REMOVED_CONTRIB.get(name)))
@@ -421,13 +423,14 @@ def install(*, session_options=None, force_config=False, placement_report=None):
             _install_internal_aliases(state)
             _install_finder(state)
             state.proxy = _TF1Module(real_tf)
-            if session_options is not None or force_config or placement_report:
-                from tf1mem import session_hooks
+            from tf1mem import session_hooks
 
-                state.session_hooks = session_hooks.SessionHooks(
-                    session_options, force=force_config, placement=bool(placement_report))
-                state.session_hooks.install()
-                state.undo.append(state.session_hooks.uninstall)
+            # Always: even with no options, every session is noted, so that GPU
+            # options coming too late to take effect are warned about.
+            state.session_hooks = session_hooks.SessionHooks(
+                session_options, force=force_config, placement=bool(placement_report))
+            state.session_hooks.install()
+            state.undo.append(state.session_hooks.uninstall)
             _install_import_hook(state)
         except BaseException:
             _run_undo(state)
@@ -472,21 +475,18 @@ def uninstall():
         state = _STATE
         if state is None:
             return False
-        if state.options[2]:
-            write_placement_report()
-        _STATE = None
-        _run_undo(state)
+        try:
+            if state.options[2]:
+                write_placement_report()
+        finally:  # a report that cannot be written must not leave the shim half-on
+            _STATE = None
+            _run_undo(state)
         return True
 
 
 def is_installed():
     """True while the shim is installed."""
     return _STATE is not None
-
-
-def tf1_module():
-    """The module ``import tensorflow`` gives user code; installs the shim if needed."""
-    return install()
 
 
 @contextlib.contextmanager

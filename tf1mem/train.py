@@ -42,6 +42,7 @@ class TrainOptions:
     json: bool = False
     progress: bool = True
     port_base: int = 2222
+    allow_remote: bool = False
     session: object = None  # tf1mem.config.SessionOptions (flags + TF1MEM_* env), or None
 
 
@@ -109,6 +110,9 @@ def _parser():
     parser.add_argument("--port-base", type=_int_flag(
                             "--port-base", 0, 65534, "0 (pick free ports) or a port 1..65534"), default=2222,
                         help="two-task mode: first of two ports (0 = pick free ports)")
+    parser.add_argument("--allow-remote", action="store_true",
+                        help="two-task mode: let the gRPC servers listen on every interface "
+                             "(default: loopback only; they run any graph sent to them)")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON summary as the last line instead of text")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
@@ -118,30 +122,44 @@ def _parser():
 
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> TrainOptions:
-    """Parses the command line into :class:`TrainOptions` (exits 2 on a bad flag)."""
+    """Parses the command line into :class:`TrainOptions`.
+
+    Raises:
+      SystemExit(2): a bad flag value (argparse).
+      UsageError: flags that do not fit together.
+      ConfigError: a bad TF1MEM_* environment variable.
+    """
     from tf1mem import config
 
     ns = _parser().parse_args(argv)
+    if ns.mode == "two-task":
+        ignored = [flag for flag, value, default in (
+            ("--steps", ns.steps, 1000), ("--batch-size", ns.batch_size, 100))
+            if value != default]
+        if ignored:
+            raise errors.UsageError(
+                f"{' and '.join(ignored)} do not apply to --mode two-task: example 2 "
+                f"trains one step per partition of 1000 examples, 55 partitions")
     return TrainOptions(
         mode=ns.mode, batch_size=ns.batch_size, steps=ns.steps,
         learning_rate=ns.learning_rate, data_dir=ns.data_dir, seed=ns.seed,
         json=ns.json, progress=ns.progress, port_base=ns.port_base,
+        allow_remote=ns.allow_remote,
         session=config.resolve_options(config.options_from_args(ns)))
 
 
-def train_softmax(opts: TrainOptions, out: TextIO = sys.stdout,
-                  err: TextIO = sys.stderr) -> TrainResult:
+def train_softmax(opts: TrainOptions, err: Optional[TextIO] = None) -> TrainResult:
     """Runs the article's example 1 with ``opts`` and returns what it measured.
 
     Args:
       opts: the run's options; ``opts.session`` becomes the session's ConfigProto.
-      out: where the loader's TF1-style lines go.
-      err: where the config report and the progress bar go.
+      err: where the config report and the progress bar go (default stderr).
 
     Returns:
       A :class:`TrainResult`.
     """
     start = time.perf_counter()
+    err = sys.stderr if err is None else err
     import tensorflow as tf
     from tqdm import tqdm
 
@@ -192,7 +210,8 @@ def _run(opts: TrainOptions) -> int:
 
         result = two_task.run_two_task(two_task.TwoTaskOptions(
             data_dir=opts.data_dir, port_base=opts.port_base,
-            learning_rate=opts.learning_rate, seed=opts.seed))
+            learning_rate=opts.learning_rate, seed=opts.seed,
+            session_options=opts.session))
         if opts.json:
             print(json.dumps(dataclasses.asdict(result), default=str))
         return errors.EXIT_OK
@@ -210,13 +229,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the command; returns its exit code (see :mod:`tf1mem.errors`)."""
     try:
         opts = parse_args(argv)
-        if opts.mode == "two-task" and argv is None:
+        if opts.mode == "two-task":
             from tf1mem import loopback
 
-            # TF's gRPC server listens on every interface whatever the ClusterSpec
-            # says; restart this command with the loopback-bind shim preloaded
-            # (a no-op when it already is) before TensorFlow is imported.
-            loopback.reexec_with_loopback("tf1mem.train", sys.argv[1:])
+            if opts.allow_remote:
+                print(f"tf1mem.train: {loopback.REMOTE_WARNING}", file=sys.stderr)
+            elif argv is None:
+                # TF's gRPC server listens on every interface whatever the
+                # ClusterSpec says; restart this command with the loopback-bind
+                # shim preloaded (a no-op when it is) before TF is imported.
+                loopback.reexec_with_loopback("tf1mem.train", sys.argv[1:])
         return _run(opts)
     except errors.Error as exc:
         print(f"tf1mem.train: error: {exc}", file=sys.stderr)
