@@ -1,13 +1,14 @@
 """``python -m tf1mem.cluster``: real multi-process runs on TF's gRPC runtime.
 
-Every test runs the command in subprocesses with a hard timeout and prints the
-command, stdout and stderr on failure.
+First fast in-process checks of the launcher's pieces; then the ``cluster`` tests,
+each running the command in subprocesses with a hard timeout (sized to about
+three times what the run takes on 2 cores), printing the command, stdout and
+stderr on failure, and leaving no process behind.
 """
 
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -16,9 +17,14 @@ import time
 
 import pytest
 
-from tests._subproc import REPO, SHARED_MNIST, describe, run
+from tests._subproc import REPO, describe, run
+from tf1mem import cluster, cluster_task, loopback
+from tf1mem.errors import UsageError
 
-pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
+def cluster_test(fn):
+    """Marks a test that starts gRPC servers in subprocesses."""
+    return pytest.mark.cluster(pytest.mark.slow(fn))
 
 
 @pytest.fixture
@@ -49,19 +55,125 @@ def _alive(pid):
         return False
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _kill_leftovers(pids):
+    """Safety net: SIGKILL whatever of ``pids`` still runs, so no test leaks a task."""
+    for pid in pids:
+        if pid and _alive(pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
+# --------------------------------------------------------------------------------
+# Fast, in-process
+
+
+@pytest.mark.parametrize("flag", ["--startup-timeout", "--learning-rate"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1"])
+def test_non_finite_or_non_positive_floats_are_usage_errors(flag, value):
+    with pytest.raises(UsageError, match=f"{flag} must be a finite number > 0, got {value}"):
+        cluster.parse_args([f"{flag}={value}"])
+
+
+def test_free_ports_are_distinct():
+    ports = cluster_task.free_ports(8)
+    assert len(set(ports)) == 8 and all(0 < p < 65536 for p in ports)
+
+
+def test_port_busy_falls_back_to_ipv4_without_ipv6(monkeypatch):
+    real = socket.socket
+
+    def no_ipv6(family=socket.AF_INET, *args, **kwargs):
+        if family == socket.AF_INET6:
+            raise OSError(97, "Address family not supported by protocol")
+        return real(family, *args, **kwargs)
+
+    monkeypatch.setattr(cluster_task.socket, "socket", no_ipv6)
+    with real() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        assert cluster_task.port_busy(port)  # the OS's reason, e.g. "Address in use"
+    assert cluster_task.port_busy(cluster_task.free_ports(1)[0]) is None
+
+
+def test_chief_needs_a_checkpoint_dir_in_single_task_mode(capsys):
+    rc = cluster.main(["--ps_hosts=127.0.0.1:1", "--worker_hosts=127.0.0.1:2",
+                       "--job_name=worker", "--task_index=0"])
+    assert rc == 2
+    assert "needs --checkpoint-dir" in capsys.readouterr().err
+
+
+def test_stop_all_signals_only_unreaped_tasks(monkeypatch, tmp_path):
+    launcher = object.__new__(cluster._Launcher)
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+    done = cluster._Task("worker", 0, str(tmp_path / "a.log"), "")
+    done.proc = subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=True)
+    done.proc.wait()  # reaped: its pid may belong to someone else by now
+    live = cluster._Task("worker", 1, str(tmp_path / "b.log"), "")
+    live.proc = subprocess.Popen(sleeper, start_new_session=True)
+    launcher.tasks = [done, live]
+    signalled = []
+    real_killpg = os.killpg
+
+    def killpg(pgid, signum):
+        signalled.append(pgid)
+        real_killpg(pgid, signum)
+
+    monkeypatch.setattr(cluster.os, "killpg", killpg)
+    try:
+        launcher.stop_all()
+        assert live.proc.returncode is not None
+        assert done.proc.pid not in signalled and live.proc.pid in signalled
+    finally:
+        _kill_leftovers([live.proc.pid])
+        live.proc.wait()
+
+
+def test_signal_handler_only_records_the_signal():
+    launcher = object.__new__(cluster._Launcher)
+    launcher.signalled = None
+    launcher.on_signal(signal.SIGTERM, None)  # must not raise wherever it lands
+    with pytest.raises(cluster._Terminated):
+        launcher._check_signal()
+
+
+def test_loopback_env_adds_the_package_root_to_pythonpath_once():
+    root = str(REPO)
+    env = loopback.loopback_env({"PYTHONPATH": f"/elsewhere{os.pathsep}{root}"},
+                                enable=False)
+    assert env["PYTHONPATH"] == f"/elsewhere{os.pathsep}{root}"
+    env = loopback.loopback_env({"PYTHONPATH": "/elsewhere"}, enable=False)
+    assert env["PYTHONPATH"] == f"{root}{os.pathsep}/elsewhere"
+    assert env[loopback.LOOPBACK_ENV_VAR] == "0"
+    assert loopback.loopback_env({}, enable=False)["PYTHONPATH"] == root
+
+
+def test_reexec_keeps_interpreter_flags():
+    code = ("import os, sys\n"
+            "from tf1mem import loopback\n"
+            "os.execve = lambda exe, args, env: (print(args), sys.exit(0))\n"
+            "loopback.reexec_with_loopback('tf1mem.cluster', ['--x'])\n")
+    proc = run(["-O", "-c", code], env={loopback.LOOPBACK_ENV_VAR: ""}, timeout=60,
+               check_rc=0)  # the first run may compile the shim
+    args = eval(proc.stdout.strip().splitlines()[-1])
+    assert "-O" in args[1:-3] and args[-3:] == ["-m", "tf1mem.cluster", "--x"], \
+        describe(proc)
+
+
+# --------------------------------------------------------------------------------
+# Real clusters, in subprocesses
+
+
+@cluster_test
 @pytest.mark.parametrize("mode", ["async", "sync"])
 def test_one_ps_two_workers_reaches_090(mnist_dir, tmp_path, mode):
     args = ["-m", "tf1mem.cluster", "--ps", "1", "--workers", "2", "--data-dir", mnist_dir,
             "--seed", "1", "--run-dir", tmp_path / "run"]
     if mode == "sync":
         args.append("--sync")
-    proc = run(args, timeout=150, check_rc=0)
+    proc = run(args, timeout=60, check_rc=0)
     assert _accuracy(proc) >= 0.90, describe(proc)
     for i in range(2):
         assert re.search(rf"^/job:worker/task:{i}: \d+ examples/s", proc.stdout, re.M), \
@@ -117,8 +229,12 @@ class _Launch:
         self.out.seek(0)
         return self.proc.returncode, self.out.read()
 
+    def pids(self):
+        return [v["pid"] for k, v in self.tasks().items() if k.startswith("/job:")]
+
     def close(self):
         self.kill()
+        _kill_leftovers(self.pids())
         self.out.close()
         self.err.close()
 
@@ -141,12 +257,13 @@ def _checkpoint_step(ckpt_dir):
     return int(match.group(1)) if match else -1
 
 
+@cluster_test
 @pytest.mark.parametrize("victim", ["/job:worker/task:0", "/job:ps/task:0"])
 def test_sigkilled_task_is_restarted_and_training_resumes(mnist_dir, tmp_path, victim):
     ckpt = tmp_path / "ckpt"
     launch = _Launch(["--data-dir", mnist_dir, "--steps", "3000", "--seed", "2",
                       "--save-checkpoint-steps", "50", "--checkpoint-dir", ckpt],
-                     tmp_path / "run", timeout=150)
+                     tmp_path / "run", timeout=60)
     try:
         launch.wait_for(lambda: _checkpoint_step(ckpt) >= 100, "a checkpoint at step >= 100")
         pid = launch.tasks()[victim]["pid"]
@@ -164,19 +281,12 @@ def test_sigkilled_task_is_restarted_and_training_resumes(mnist_dir, tmp_path, v
         launch.close()
 
 
+@cluster_test
 def test_sigterm_stops_every_task_and_servers_bind_loopback_only(mnist_dir, tmp_path):
     launch = _Launch(["--data-dir", mnist_dir, "--steps", "1000000"], tmp_path / "run",
-                     timeout=90)
+                     timeout=60)
     try:
-        def all_listening():
-            tasks = {k: v for k, v in launch.tasks().items() if k.startswith("/job:")}
-            if len(tasks) != 3:
-                return False
-            ports = {v["address"].rsplit(":", 1)[1] for v in tasks.values()}
-            listening = _listeners()
-            return ports <= {p for _, p in listening}
-
-        launch.wait_for(all_listening, "all three servers listening")
+        launch.wait_for(lambda: _all_listening(launch), "all three servers listening")
         tasks = {k: v for k, v in launch.tasks().items() if k.startswith("/job:")}
         ports = {v["address"].rsplit(":", 1)[1] for v in tasks.values()}
         bound = {(addr, port) for addr, port in _listeners() if port in ports}
@@ -190,6 +300,36 @@ def test_sigterm_stops_every_task_and_servers_bind_loopback_only(mnist_dir, tmp_
         assert not [p for p in pids if _alive(p)], launch.describe("orphaned tasks")
     finally:
         launch.close()
+
+
+@cluster_test
+def test_sigkilled_launcher_takes_its_tasks_with_it(mnist_dir, tmp_path):
+    launch = _Launch(["--data-dir", mnist_dir, "--steps", "1000000"], tmp_path / "run",
+                     timeout=60)
+    pids = []
+    try:
+        # Serving and training, well past the start-up check of the parent pid.
+        launch.wait_for(lambda: _all_listening(launch), "all three servers listening")
+        pids = launch.pids()
+        assert len(pids) == 3 and all(map(_alive, pids)), launch.describe("tasks not running")
+        launch.proc.kill()  # no handler, no stop_all: only the tasks' own death watch
+        launch.proc.wait()
+        deadline = time.monotonic() + 10
+        while [p for p in pids if _alive(p)] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [p for p in pids if _alive(p)]
+        assert not left, launch.describe(f"tasks {left} outlived the SIGKILLed launcher")
+    finally:
+        _kill_leftovers(pids)
+        launch.close()
+
+
+def _all_listening(launch):
+    tasks = {k: v for k, v in launch.tasks().items() if k.startswith("/job:")}
+    if len(tasks) != 3:
+        return False
+    ports = {v["address"].rsplit(":", 1)[1] for v in tasks.values()}
+    return ports <= {p for _, p in _listeners()}
 
 
 def _listeners():
@@ -221,6 +361,7 @@ def _decode_addr(hexaddr):
     return f"::ffff:{mapped}" if mapped else str(addr)
 
 
+@cluster_test
 def test_port_in_use_is_a_cluster_error_naming_it(mnist_dir, tmp_path):
     with socket.socket() as held:
         held.bind(("127.0.0.1", 0))
@@ -232,21 +373,60 @@ def test_port_in_use_is_a_cluster_error_naming_it(mnist_dir, tmp_path):
     assert f"port {port}" in proc.stderr and "--port-base 0" in proc.stderr, describe(proc)
 
 
-def test_peer_that_never_comes_up_is_a_cluster_error(mnist_dir):
-    ps, worker = _free_port(), _free_port()
+@cluster_test
+def test_peer_that_never_comes_up_is_a_cluster_error(mnist_dir, tmp_path):
+    ps, chief, worker = cluster_task.free_ports(3)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
     start = time.monotonic()
     proc = run(["-m", "tf1mem.cluster", f"--ps_hosts=127.0.0.1:{ps}",
-                f"--worker_hosts=127.0.0.1:{worker}", "--job_name=worker", "--task_index=0",
-                "--data-dir", mnist_dir, "--startup-timeout", "3"], timeout=60)
+                f"--worker_hosts=127.0.0.1:{chief},127.0.0.1:{worker}", "--job_name=worker",
+                "--task_index=1", "--data-dir", mnist_dir, "--startup-timeout", "3"],
+               env={"TMPDIR": str(tmp)}, timeout=60)
     assert proc.returncode == 4, describe(proc)
     assert "never came up" in proc.stderr and f"127.0.0.1:{ps}" in proc.stderr, describe(proc)
-    assert time.monotonic() - start < 45, describe(proc, "the bounded wait took too long")
+    assert time.monotonic() - start < 30, describe(proc, "the bounded wait took too long")
+    # A non-chief has no use for a checkpoint folder, so it makes none.
+    assert not list(tmp.glob("tf1mem-*")), describe(proc, f"left {list(tmp.iterdir())}")
 
+
+@cluster_test
+def test_task_retries_a_taken_port_when_told_to(tmp_path):
+    ps, worker = cluster_task.free_ports(2)
+    log_path = tmp_path / "ps.log"
+    env = _env()
+    env[cluster_task.LAUNCHER_PID_ENV_VAR] = str(os.getpid())  # dies with this process
+    cmd = [sys.executable, "-m", "tf1mem.cluster", f"--ps_hosts=127.0.0.1:{ps}",
+           f"--worker_hosts=127.0.0.1:{worker}", "--job_name=ps", "--task_index=0",
+           "--bind-retry-seconds", "30"]
+    held = socket.socket()
+    held.bind(("127.0.0.1", ps))
+    held.listen()
+    with open(log_path, "w+") as log:
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 40
+            while "Could not start" not in log_path.read_text(errors="replace"):
+                assert proc.poll() is None and time.monotonic() < deadline, \
+                    f"no failed bind seen: {' '.join(cmd)}\n{log_path.read_text()}"
+                time.sleep(0.1)
+            held.close()
+            while "serving at" not in log_path.read_text(errors="replace"):
+                assert proc.poll() is None and time.monotonic() < deadline, \
+                    f"did not retry: {' '.join(cmd)}\n{log_path.read_text()}"
+                time.sleep(0.1)
+        finally:
+            held.close()
+            proc.kill()
+            proc.wait()
+
+
+@cluster_test
 
 def test_remote_hosts_need_allow_remote():
     proc = run(["-m", "tf1mem.cluster", "--ps_hosts=192.0.2.1:2222",
                 "--worker_hosts=192.0.2.2:2222", "--job_name=ps", "--task_index=0"],
-               timeout=60)
+               timeout=30)
     assert proc.returncode == 2 and "--allow-remote" in proc.stderr, describe(proc)
 
 
@@ -254,6 +434,7 @@ def _ip(*args):
     return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=20)
 
 
+@cluster_test
 @pytest.mark.netns
 def test_three_hosts_in_network_namespaces(mnist_dir, tmp_path):
     """1 ps + 2 workers, each in its own network namespace on a private bridge.
@@ -314,7 +495,7 @@ def test_three_hosts_in_network_namespaces(mnist_dir, tmp_path):
 
         for proc, _, _ in procs[1:]:
             try:
-                proc.wait(timeout=120)
+                proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 pytest.fail(report("a worker did not finish in time"))
             assert proc.returncode == 0, report("a worker failed")

@@ -2,6 +2,8 @@
 
 import csv
 import json
+import os
+import stat
 
 import pytest
 
@@ -63,3 +65,12 @@ def test_write_report_rejects_other_extensions(tmp_path):
     with pytest.raises(UsageError, match="report.txt"):
         placement.write_report(path, {"step 1": ROWS})
     assert not path.exists()
+
+
+def test_write_report_gets_the_usual_permissions(tmp_path):
+    # tempfile.mkstemp would leave 0600, which os.replace keeps.
+    umask = os.umask(0o022)
+    os.umask(umask)
+    path = tmp_path / "report.csv"
+    placement.write_report(path, {"step 1": ROWS})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask

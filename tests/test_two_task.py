@@ -1,14 +1,12 @@
 """The article's example 2 (two in-process gRPC tasks) through ``tf1mem.train``."""
 
 import re
-import shutil
 import socket
 
 import pytest
 
-from tests._subproc import SHARED_MNIST, describe, run
-
-pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+from tests._subproc import describe, run
+from tf1mem import config, two_task
 
 
 @pytest.fixture
@@ -16,9 +14,11 @@ def mnist_dir(real_mnist_dir):
     return real_mnist_dir  # conftest's read-only-use copy of real MNIST
 
 
+@pytest.mark.cluster
+@pytest.mark.slow
 def test_two_task_losses_fall_and_both_tasks_hold_nodes(mnist_dir):
     proc = run(["-m", "tf1mem.train", "--mode", "two-task", "--data-dir", mnist_dir,
-                "--port-base", "0"], timeout=120, check_rc=0)
+                "--port-base", "0"], timeout=60, check_rc=0)
     losses = [float(v) for v in re.findall(r"^Partition \d+ loss: ([0-9.]+)$",
                                             proc.stdout, re.M)]
     assert len(losses) == 55, describe(proc)
@@ -31,6 +31,8 @@ def test_two_task_losses_fall_and_both_tasks_hold_nodes(mnist_dir):
     assert {"Log", "Mean"} <= set(task1), describe(proc)
 
 
+@pytest.mark.cluster
+@pytest.mark.slow
 def test_two_task_port_in_use_is_a_cluster_error(mnist_dir):
     with socket.socket() as held:
         held.bind(("127.0.0.1", 0))
@@ -40,3 +42,14 @@ def test_two_task_port_in_use_is_a_cluster_error(mnist_dir):
                     "--port-base", port], timeout=60)
     assert proc.returncode == 4, describe(proc)
     assert str(port) in proc.stderr and "--port-base 0" in proc.stderr, describe(proc)
+
+
+@pytest.mark.parametrize("options, growth, logged", [
+    (None, False, True),
+    (config.SessionOptions(allow_growth=True), True, True),
+    (config.SessionOptions(log_device_placement=False), False, False),
+])
+def test_session_options_apply_over_the_articles_config(options, growth, logged):
+    got = two_task._session_config(two_task.TwoTaskOptions(session_options=options))
+    assert got.gpu_options.allow_growth is growth
+    assert got.log_device_placement is logged

@@ -7,13 +7,16 @@ This module owns the command line and the launcher; what runs inside one task is
   machine, each configured through ``TF_CONFIG``, watches them, restarts a worker
   that dies (the whole job when a ps dies; at most ``--max-restarts`` times in
   all; training resumes from the chief's last checkpoint), stops them all on
-  Ctrl-C/SIGTERM, and prints per-worker throughput, then ``test accuracy: X`` as
-  the last line.
+  Ctrl-C/SIGTERM (the tasks also die with it when it is killed outright), and
+  prints per-worker throughput, then ``test accuracy: X`` as the last line. A
+  restarted task retries binding its port for a few seconds (ports picked with
+  ``--port-base 0`` are free when chosen, but another process may take one).
 - **One task** of a cluster spread over hosts: ``TF_CONFIG`` in the environment,
-  or TF1's flags ``--ps_hosts --worker_hosts --job_name --task_index``.
+  or TF1's flags ``--ps_hosts --worker_hosts --job_name --task_index``. The chief
+  needs ``--checkpoint-dir``.
 
 Every server listens on loopback only unless ``--allow-remote`` (see
-:mod:`tf1mem.cluster_task` for how, given that TensorFlow always binds
+:mod:`tf1mem.loopback` for how, given that TensorFlow always binds
 0.0.0.0). Exit codes are :mod:`tf1mem.errors`' (4: a cluster error).
 """
 
@@ -21,16 +24,16 @@ import argparse
 import dataclasses
 import ipaddress
 import json
+import math
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import List, Mapping, Optional, Sequence, Tuple
 
-from tf1mem import errors
+from tf1mem import _atomic, errors
 from tf1mem.errors import ClusterError, UsageError
 
 __all__ = ["ClusterOptions", "parse_args", "main", "entry", "DEFAULT_STEPS",
@@ -42,6 +45,8 @@ DEFAULT_STEPS = 2000
 DEFAULT_SYNC_STEPS = 1000
 _PROG = "tf1mem.cluster"
 _POLL_SECONDS = 0.2
+# How long a restarted task keeps trying to bind its port (see _Launcher._argv).
+_RESTART_BIND_RETRY_SECONDS = 10.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +72,7 @@ class ClusterOptions:
     job_name: Optional[str] = None
     task_index: Optional[int] = None
     result_file: str = ""
+    bind_retry_seconds: float = 0.0
     run_dir: Optional[str] = None
     session: object = None  # tf1mem.config.SessionOptions
     argv: Tuple[str, ...] = ()  # forwarded verbatim to the task processes
@@ -91,7 +97,8 @@ def _build_parser():
     p.add_argument("--learning-rate", type=float, default=0.5)
     p.add_argument("--data-dir", default="MNIST_data/", help="MNIST folder")
     p.add_argument("--checkpoint-dir", default=None,
-                   help="chief's checkpoint folder (default: a new temporary folder)")
+                   help="chief's checkpoint folder (default for the launcher: "
+                   "RUN_DIR/checkpoints; required for a chief run as one task)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--port-base", type=int, default=0,
                    help="first port (ps first, then workers); 0 picks free ports")
@@ -114,6 +121,7 @@ def _build_parser():
                    help="launcher's folder for task logs, results and tasks.json "
                    "(pids; default: a new temporary folder)")
     p.add_argument("--result-file", default="", help=argparse.SUPPRESS)
+    p.add_argument("--bind-retry-seconds", type=float, default=0.0, help=argparse.SUPPRESS)
     config.add_argparse_flags(p)
     return p
 
@@ -139,10 +147,13 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> ClusterOptions:
             raise UsageError(f"{flag} must be >= {low}, got {value}")
     if ns.port_base > 65535:
         raise UsageError(f"--port-base must be a port number, got {ns.port_base}")
-    if ns.startup_timeout <= 0:
-        raise UsageError(f"--startup-timeout must be positive, got {ns.startup_timeout}")
-    if not ns.learning_rate > 0:
-        raise UsageError(f"--learning-rate must be positive, got {ns.learning_rate}")
+    for flag, value in (("--startup-timeout", ns.startup_timeout),
+                        ("--learning-rate", ns.learning_rate)):
+        if not (math.isfinite(value) and value > 0):  # also rejects nan and inf
+            raise UsageError(f"{flag} must be a finite number > 0, got {value}")
+    if not (math.isfinite(ns.bind_retry_seconds) and ns.bind_retry_seconds >= 0):
+        raise UsageError(f"--bind-retry-seconds must be a finite number >= 0, "
+                         f"got {ns.bind_retry_seconds}")
     return ClusterOptions(
         ps=ns.ps, workers=ns.workers, steps=ns.steps, batch_size=ns.batch_size,
         learning_rate=ns.learning_rate, data_dir=ns.data_dir,
@@ -150,7 +161,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> ClusterOptions:
         sync=ns.sync, max_restarts=ns.max_restarts, startup_timeout=ns.startup_timeout,
         save_checkpoint_steps=ns.save_checkpoint_steps, allow_remote=ns.allow_remote,
         ps_hosts=ns.ps_hosts, worker_hosts=ns.worker_hosts, job_name=ns.job_name,
-        task_index=ns.task_index, result_file=ns.result_file, run_dir=ns.run_dir,
+        task_index=ns.task_index, result_file=ns.result_file,
+        bind_retry_seconds=ns.bind_retry_seconds, run_dir=ns.run_dir,
         session=config.options_from_args(ns), argv=tuple(argv))
 
 
@@ -203,9 +215,19 @@ def _is_loopback(host):
         return False
 
 
-def _run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv) -> int:
+def _run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv,
+                  launcher_pid=None) -> int:
     from tf1mem import cluster_task, config, loopback
 
+    if launcher_pid is not None:
+        cluster_task.die_with_launcher(launcher_pid)
+    is_chief = job == "worker" and index == 0
+    if is_chief and not opts.checkpoint_dir:
+        # A temporary folder would be new on every start: a restarted chief could
+        # never resume from its checkpoints.
+        raise UsageError("the chief (--job_name=worker --task_index=0) needs "
+                         "--checkpoint-dir, a folder that outlives the process, so that "
+                         "a restarted chief resumes from its last checkpoint")
     if opts.allow_remote:
         print(f"{_PROG}: {loopback.REMOTE_WARNING}", file=sys.stderr, flush=True)
     elif not loopback.loopback_active():
@@ -214,12 +236,16 @@ def _run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv) -> int
         print(f"{_PROG}: warning: the loopback bind shim is not loaded in this process, "
               "so TensorFlow's server listens on all interfaces", file=sys.stderr)
     session_config = config.resolve_options(opts.session).to_config()
-    server = cluster_task.start_server(cluster, job, index, config=session_config)
+    server = cluster_task.start_server(cluster, job, index, config=session_config,
+                                       retry_seconds=opts.bind_retry_seconds)
     if job == "ps":
         print(f"{_PROG}: /job:ps/task:{index} serving at {cluster['ps'][index]}", flush=True)
-        cluster_task.run_ps(server)
-        return errors.EXIT_OK
-    checkpoint_dir = opts.checkpoint_dir or tempfile.mkdtemp(prefix="tf1mem-ckpt-")
+        cluster_task.run_ps(server, launcher_pid)
+        print(f"{_PROG}: the launcher (pid {launcher_pid}) is gone; stopping",
+              file=sys.stderr, flush=True)
+        os._exit(errors.EXIT_INTERRUPTED)  # as in a worker: skip gRPC's teardown
+    # Only the chief reads or writes checkpoints.
+    checkpoint_dir = opts.checkpoint_dir if is_chief else None
     task = cluster_task.TaskSpec(cluster=cluster, job_name=job, task_index=index)
     train = cluster_task.TrainSpec(
         steps=opts.steps, batch_size=opts.batch_size, learning_rate=opts.learning_rate,
@@ -243,7 +269,7 @@ def _run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv) -> int
 
 
 class _Terminated(Exception):
-    """SIGTERM arrived; handled like Ctrl-C."""
+    """SIGTERM or SIGINT arrived; the launcher stops every task and exits 130."""
 
 
 @dataclasses.dataclass
@@ -261,42 +287,43 @@ class _Task:
         return f"/job:{self.job}/task:{self.index}"
 
 
-def _port_free(port):
-    # TensorFlow binds the wildcard address, so that is what must be free.
-    # SO_REUSEADDR: a port in TIME_WAIT from an earlier run is usable by TF.
-    with socket.socket(socket.AF_INET6) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("::", port))
-            return None
-        except OSError as exc:
-            return exc.strerror
-
-
 def _pick_ports(opts: ClusterOptions) -> List[int]:
+    from tf1mem import cluster_task
+
     n = opts.ps + opts.workers
     if opts.port_base == 0:
-        socks = []
-        try:
-            for _ in range(n):
-                s = socket.socket()
-                s.bind(("127.0.0.1", 0))
-                socks.append(s)
-            return [s.getsockname()[1] for s in socks]
-        finally:
-            for s in socks:
-                s.close()
+        return cluster_task.free_ports(n)
     ports = list(range(opts.port_base, opts.port_base + n))
     if ports[-1] > 65535:
         raise UsageError(f"--port-base {opts.port_base} leaves no room for {n} ports")
     for port in ports:
-        why = _port_free(port)
+        why = cluster_task.port_busy(port)
         if why:
             raise ClusterError(
                 f"port {port} is already in use ({why}); this run needs ports "
                 f"{ports[0]}-{ports[-1]}. Free it, choose another --port-base, or pass "
                 "--port-base 0 to pick free ports.")
     return ports
+
+
+def _exited(proc: subprocess.Popen) -> bool:
+    """Whether ``proc`` has exited, without reaping it (so its pid stays ours)."""
+    if proc.returncode is not None:
+        return True
+    try:
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _signal_group(task: "_Task", signum) -> None:
+    # Only while the task is unreaped (returncode None): until then its pid, which
+    # is its process group's id, cannot have been reused by an unrelated process.
+    if task.proc is not None and task.proc.returncode is None:
+        try:
+            os.killpg(task.proc.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def _log_tail(path, lines=15):
@@ -323,20 +350,41 @@ class _Launcher:
             "ps": [f"127.0.0.1:{p}" for p in ports[:opts.ps]],
             "worker": [f"127.0.0.1:{p}" for p in ports[opts.ps:]],
         }
-        env = dict(os.environ) if opts.allow_remote else loopback.loopback_env()
-        package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        env["PYTHONPATH"] = os.pathsep.join(
-            [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        from tf1mem import cluster_task
+
+        env = loopback.loopback_env(enable=not opts.allow_remote)
+        # Each task dies with this process, even a SIGKILLed one (see
+        # cluster_task.die_with_launcher).
+        env[cluster_task.LAUNCHER_PID_ENV_VAR] = str(os.getpid())
         self.env = env
         self.tasks = [
             _Task(job, i, os.path.join(run_dir, f"{job}-{i}.log"),
                   os.path.join(run_dir, f"{job}-{i}.json"))
             for job in ("ps", "worker") for i in range(len(self.cluster[job]))]
         self.restarts = 0
+        self.signalled = None  # the SIGTERM/SIGINT number once one arrives
 
     def _argv(self, task: _Task):
-        return [sys.executable, "-m", "tf1mem.cluster", *self.opts.argv,
+        argv = [sys.executable, *subprocess._args_from_interpreter_flags(),
+                "-m", "tf1mem.cluster", *self.opts.argv,
                 "--checkpoint-dir", self.checkpoint_dir, "--result-file", task.result_path]
+        if task.starts:
+            # Its port was free when the run began; something may hold it briefly
+            # now (e.g. a connection's ephemeral port), so retry instead of failing.
+            argv += ["--bind-retry-seconds", str(_RESTART_BIND_RETRY_SECONDS)]
+        return argv
+
+    def on_signal(self, signum, frame):
+        """Signal handler: only records the signal, which run() acts on.
+
+        Raising here could interrupt any line, e.g. between Popen and recording
+        its result, and leave a task nobody stops.
+        """
+        self.signalled = signum
+
+    def _check_signal(self):
+        if self.signalled is not None:
+            raise _Terminated()
 
     def start(self, task: _Task):
         env = dict(self.env)
@@ -357,42 +405,26 @@ class _Launcher:
                           "address": self.cluster[t.job][t.index],
                           "done": t.done, "log": t.log_path} for t in self.tasks}
         state["checkpoint_dir"] = self.checkpoint_dir
-        tmp = os.path.join(self.run_dir, ".tasks.json.tmp")
-        with open(tmp, "w") as f:
-            json.dump(state, f)
-        os.replace(tmp, os.path.join(self.run_dir, "tasks.json"))
+        _atomic.write_text(os.path.join(self.run_dir, "tasks.json"), json.dumps(state))
 
     def stop(self, task: _Task):
-        """SIGKILLs the task's process group and reaps it."""
+        """SIGKILLs the task's process group (if not yet reaped) and reaps it."""
         if task.proc is None:
             return
-        if task.proc.poll() is None:
-            try:
-                os.killpg(task.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        _signal_group(task, signal.SIGKILL)
         task.proc.wait()
 
     def stop_all(self):
-        live = [t for t in self.tasks if t.proc is not None and t.proc.poll() is None]
+        """SIGTERM, then after at most 3 s SIGKILL, to every unreaped task's group."""
+        live = [t for t in self.tasks if t.proc is not None and t.proc.returncode is None]
         for t in live:  # ask first, so they can close sockets...
-            try:
-                os.killpg(t.proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+            _signal_group(t, signal.SIGTERM)
         deadline = time.monotonic() + 3.0
-        for t in live:
-            try:
-                t.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                pass
-        for t in self.tasks:  # ...then make sure, including their children
-            if t.proc is not None:
-                try:
-                    os.killpg(t.proc.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-                t.proc.wait()
+        while time.monotonic() < deadline and not all(_exited(t.proc) for t in live):
+            time.sleep(0.05)
+        for t in live:  # ...then make sure, including their children
+            _signal_group(t, signal.SIGKILL)
+            t.proc.wait()
 
     def _charge_restart(self, task: _Task, how: str):
         self.restarts += 1
@@ -406,8 +438,10 @@ class _Launcher:
 
     def run(self):
         for t in self.tasks:
+            self._check_signal()
             self.start(t)
         while True:
+            self._check_signal()
             for t in self.tasks:
                 rc = t.proc.poll()
                 if rc is None or t.done:
@@ -429,9 +463,11 @@ class _Launcher:
                             self.stop(other)
                     for other in self.tasks:
                         if not other.done:
+                            self._check_signal()
                             self.start(other)
                     break
                 self._charge_restart(t, how)
+                self._check_signal()
                 self.start(t)
             if all(t.done for t in self.tasks if t.job == "worker"):
                 return
@@ -464,10 +500,8 @@ def _run_launcher(opts: ClusterOptions) -> int:
     print(f"{_PROG}: {opts.ps} ps + {opts.workers} workers ({mode}), {opts.steps} global "
           f"steps of {opts.batch_size}; logs in {run_dir}", file=sys.stderr, flush=True)
 
-    def on_term(signum, frame):
-        raise _Terminated()
-
-    previous = signal.signal(signal.SIGTERM, on_term)
+    previous = {signum: signal.signal(signum, launcher.on_signal)
+                for signum in (signal.SIGTERM, signal.SIGINT)}
     start = time.perf_counter()
     try:
         launcher.run()
@@ -475,7 +509,8 @@ def _run_launcher(opts: ClusterOptions) -> int:
         try:
             launcher.stop_all()
         finally:
-            signal.signal(signal.SIGTERM, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
     wall = time.perf_counter() - start
     results = launcher.results()
     accuracy = None
@@ -494,14 +529,28 @@ def _run_launcher(opts: ClusterOptions) -> int:
     return errors.EXIT_OK
 
 
+def _launcher_pid(environ: Mapping[str, str]) -> Optional[int]:
+    from tf1mem import cluster_task
+
+    text = environ.get(cluster_task.LAUNCHER_PID_ENV_VAR, "")
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"{cluster_task.LAUNCHER_PID_ENV_VAR}={text!r} is not a pid; "
+                         "it is set by the launcher, unset it") from None
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the command; returns its exit code (see :mod:`tf1mem.errors`)."""
     try:
         opts = parse_args(argv)
         one = _task_from(opts, os.environ)
         if one is not None:
-            return _run_one_task(opts, *one, reexec_argv=list(opts.argv) if argv is None
-                                 else None)
+            return _run_one_task(opts, *one,
+                                 reexec_argv=list(opts.argv) if argv is None else None,
+                                 launcher_pid=_launcher_pid(os.environ))
         return _run_launcher(opts)
     except errors.Error as exc:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)

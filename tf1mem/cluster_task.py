@@ -4,8 +4,13 @@ This module owns everything that happens inside ONE task process of
 ``python -m tf1mem.cluster`` (the launcher, :mod:`tf1mem.cluster`, owns starting,
 watching and restarting them):
 
+- :func:`free_ports` and :func:`port_busy`: choosing and checking ports (also
+  used by :mod:`tf1mem.two_task`).
 - :func:`start_server`: a ``tf.compat.v1.train.Server`` for a task, turning
-  "address already in use" into a :class:`ClusterError` naming the port.
+  "address already in use" into a :class:`ClusterError` naming the port (after
+  retrying for a while, for a restarted task).
+- :func:`die_with_launcher`: a task started by the launcher ends when it does,
+  even when the launcher is SIGKILLed.
 - (Loopback-only binding of the servers is :mod:`tf1mem.loopback`'s: the
   launcher starts task processes under it.)
 - :func:`wait_for_peers`: a bounded wait for every peer's port to accept TCP
@@ -17,26 +22,29 @@ watching and restarting them):
   the chief checkpointing through ``MonitoredTrainingSession`` and evaluating).
 """
 
+import ctypes
 import dataclasses
-import hashlib
 import json
 import os
-import shutil
+import signal
 import socket
-import subprocess
 import sys
-import tempfile
 import time
-from typing import Mapping, Optional, Sequence
+from typing import List, Mapping, Optional, Sequence
 
 import numpy as np
 
+from tf1mem import _atomic
 from tf1mem.errors import ClusterError
 
 __all__ = [
+    "LAUNCHER_PID_ENV_VAR",
     "TaskSpec",
     "TrainSpec",
     "WorkerResult",
+    "free_ports",
+    "port_busy",
+    "die_with_launcher",
     "start_server",
     "wait_for_peers",
     "run_ps",
@@ -47,18 +55,88 @@ __all__ = [
 # Servers and peers
 
 
+# The launcher puts its pid here; a task that sees it dies with the launcher.
+LAUNCHER_PID_ENV_VAR = "TF1MEM_LAUNCHER_PID"
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
 def _port_of(address: str) -> int:
     return int(address.rsplit(":", 1)[1])
 
 
+def free_ports(n: int, host: str = "127.0.0.1") -> List[int]:
+    """``n`` distinct ports that were free a moment ago (the kernel's choice).
+
+    They are held together while chosen, so they differ, then released for the
+    servers: another process may take one in between (see :func:`start_server`'s
+    ``retry_seconds``).
+    """
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.socket()
+            socks.append(s)
+            s.bind((host, 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def port_busy(port: int) -> Optional[str]:
+    """Why TensorFlow could not listen on ``port`` now (the OS's words), or None.
+
+    TensorFlow binds the wildcard address, so that is what must be free: the
+    dual-stack ``[::]`` where the host has IPv6, else ``0.0.0.0``. SO_REUSEADDR,
+    as gRPC sets it: a port in TIME_WAIT from an earlier run is usable.
+    """
+    try:
+        s = socket.socket(socket.AF_INET6)
+        wildcard = "::"
+    except OSError:  # IPv6 switched off in this kernel or namespace
+        s = socket.socket(socket.AF_INET)
+        wildcard = "0.0.0.0"
+    with s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((wildcard, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
+def die_with_launcher(launcher_pid: int) -> None:
+    """Makes this task end when the launcher that started it does.
+
+    On Linux the kernel sends this process SIGTERM when its parent dies
+    (``prctl(PR_SET_PDEATHSIG)``), so a SIGKILLed launcher leaves no task behind.
+    The parent may have died before that call took effect, so this process exits
+    at once if its parent is no longer ``launcher_pid``. Elsewhere a ps polls
+    for the same (:func:`run_ps`).
+
+    Args:
+      launcher_pid: the launcher's pid (``TF1MEM_LAUNCHER_PID``).
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: not Linux
+        pass
+    if os.getppid() != launcher_pid:
+        os._exit(128 + int(signal.SIGTERM))  # as if the signal had arrived
+
+
 def start_server(cluster: Mapping[str, Sequence[str]], job_name: str, task_index: int,
-                 config=None):
+                 config=None, retry_seconds: float = 0.0):
     """Starts this task's ``tf.compat.v1.train.Server``.
 
     Args:
       cluster: job name -> list of ``host:port`` (the ClusterSpec as a dict).
       job_name, task_index: which task this process is.
       config: optional ``ConfigProto`` for the server's sessions.
+      retry_seconds: keep trying this long while the port is taken. The launcher
+        gives a restarted task a few seconds: its port was chosen free at the
+        start of the run, and may be held for a moment by another process since.
 
     Returns:
       The started server.
@@ -70,16 +148,23 @@ def start_server(cluster: Mapping[str, Sequence[str]], job_name: str, task_index
 
     address = cluster[job_name][task_index]
     port = _port_of(address)
-    try:
-        return tf.compat.v1.train.Server(tf.train.ClusterSpec(dict(cluster)),
-                                         job_name=job_name, task_index=task_index,
-                                         config=config, start=True)
-    except tf.errors.OpError as exc:
-        raise ClusterError(
-            f"cannot start the gRPC server for /job:{job_name}/task:{task_index} on port "
-            f"{port} ({address}): {exc.message.strip()}. The port is probably in use; "
-            f"free it, choose another --port-base, or pass --port-base 0 to pick free "
-            f"ports.") from None
+    deadline = time.monotonic() + retry_seconds
+    while True:
+        try:
+            return tf.compat.v1.train.Server(tf.train.ClusterSpec(dict(cluster)),
+                                             job_name=job_name, task_index=task_index,
+                                             config=config, start=True)
+        except tf.errors.OpError as exc:
+            # A failed start leaves nothing behind, so trying again is safe.
+            if time.monotonic() < deadline:
+                time.sleep(0.5)
+                continue
+            tried = f" (tried for {retry_seconds:g} s)" if retry_seconds > 0 else ""
+            raise ClusterError(
+                f"cannot start the gRPC server for /job:{job_name}/task:{task_index} on "
+                f"port {port} ({address}){tried}: {exc.message.strip()}. The port is "
+                f"probably in use; free it, choose another --port-base, or pass "
+                f"--port-base 0 to pick free ports.") from None
 
 
 def wait_for_peers(addresses: Mapping[str, str], timeout: float) -> None:
@@ -148,7 +233,8 @@ class TrainSpec:
       batch_size: examples per worker step.
       learning_rate: gradient-descent step size.
       data_dir: MNIST folder for :func:`tf1mem.input_data.read_data_sets`.
-      checkpoint_dir: the chief's checkpoint folder (it restores from it).
+      checkpoint_dir: the chief's checkpoint folder (it restores from it); None on
+        the other workers, which do not use it.
       sync: SyncReplicasOptimizer (aggregating one gradient per worker) if True.
       seed: numpy/TF seed; each worker offsets it by its index.
       save_checkpoint_steps: the chief checkpoints every this many global steps.
@@ -161,7 +247,7 @@ class TrainSpec:
     batch_size: int
     learning_rate: float
     data_dir: str
-    checkpoint_dir: str
+    checkpoint_dir: Optional[str]
     sync: bool = False
     seed: Optional[int] = None
     save_checkpoint_steps: int = 100
@@ -193,9 +279,20 @@ class WorkerResult:
     start_global_step: int
 
 
-def run_ps(server) -> None:
-    """A ps task serves variables until its process is killed."""
-    server.join()
+def run_ps(server, launcher_pid: Optional[int] = None) -> None:
+    """A ps task serves variables until its process is killed.
+
+    Args:
+      server: this task's started server.
+      launcher_pid: if set, also return once this process's parent is no longer
+        that pid (the launcher died; a fallback where ``PR_SET_PDEATHSIG`` is not
+        available, see :func:`die_with_launcher`).
+    """
+    if launcher_pid is None:
+        server.join()
+        return
+    while os.getppid() == launcher_pid:
+        time.sleep(0.5)
 
 
 class _Shard:
@@ -351,8 +448,4 @@ def _wait_until_ready(target, config, timeout):
 
 
 def _write_json(path, data):
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".json")
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f)
-    os.replace(tmp, path)
+    _atomic.write_text(path, json.dumps(data))

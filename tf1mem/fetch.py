@@ -75,6 +75,8 @@ import zlib
 from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence
 
+from tf1mem._atomic import atomic_write as _atomic_write
+from tf1mem._atomic import move_aside as _move_aside
 from tf1mem.errors import ChecksumError, DataError, FetchError
 
 __all__ = [
@@ -638,64 +640,3 @@ def _progress_bar(filename: str, total: Optional[int], progress: Optional[bool])
 def _copy_into(src: Path, out) -> None:
     with open(src, "rb") as f:
         shutil.copyfileobj(f, out, _CHUNK)
-
-
-def _atomic_write(dest: Path, write: Callable, check: Optional[Callable] = None) -> None:
-    """Writes ``dest`` via a temp file in its folder and ``os.replace``.
-
-    ``write(fileobj)`` fills the temp file; ``check(temp_path)``, if given, may
-    raise to reject it. On any failure the temp file is removed and ``dest`` is
-    left as it was.
-    """
-    fd, tmp = _create_temp(dest)
-    try:
-        with os.fdopen(fd, "w+b") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        if check is not None:
-            try:
-                check(Path(tmp))
-            except DataError as exc:
-                # A complete but bad download is kept for inspection, never used.
-                raise DataError(f"{exc} {_move_aside(Path(tmp), dest.name, exc)}") from exc
-        os.replace(tmp, dest)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _create_temp(dest: Path) -> tuple[int, str]:
-    """Creates ``.NAME.<random>.part`` next to ``dest``, with umask-based permissions.
-
-    (``tempfile.mkstemp`` would make it 0600, and ``os.replace`` keeps that mode.)
-    """
-    while True:
-        tmp = str(dest.parent / f".{dest.name}.{os.urandom(6).hex()}.part")
-        try:
-            return os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666), tmp
-        except FileExistsError:
-            continue
-
-
-def _move_aside(path: Path, name: Optional[str] = None, reason: object = "") -> str:
-    """Renames a rejected file ``NAME.corrupt-<UTC time>``; returns a note saying so.
-
-    ``name`` is NAME when it differs from ``path``'s own (a rejected temp file).
-    """
-    name = name or path.name
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    target = path.with_name(f"{name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{name}.corrupt-{stamp}-{n}")
-        n += 1
-    try:
-        os.rename(path, target)
-    except OSError as exc:
-        return f"(could not move it aside: {exc})"
-    _log.warning("%s rejected (%s); moved aside to %s", path, reason, target.name)
-    return f"(moved aside to {target.name})"

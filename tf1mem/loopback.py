@@ -34,6 +34,8 @@ __all__ = [
 ]
 
 LOOPBACK_ENV_VAR = "TF1MEM_LOOPBACK_ONLY"
+# The folder holding the tf1mem package, so child processes import this copy.
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 REMOTE_WARNING = (
     "WARNING: TensorFlow's gRPC server executes any graph it is sent, with no "
@@ -127,19 +129,32 @@ def _build_shim() -> str:
     return path
 
 
-def loopback_env(environ: Optional[Mapping[str, str]] = None) -> dict:
-    """A copy of ``environ`` under which a new process's servers bind loopback only.
+def loopback_env(environ: Optional[Mapping[str, str]] = None, *, enable: bool = True) -> dict:
+    """A copy of ``environ`` for a child ``python -m tf1mem...`` process.
+
+    The child imports this checkout of tf1mem (its folder is put first on
+    ``PYTHONPATH`` unless already there) and, with ``enable``, its servers bind
+    loopback only.
 
     Args:
       environ: the environment to extend (default ``os.environ``).
+      enable: False for ``--allow-remote``: no shim, and ``TF1MEM_LOOPBACK_ONLY=0``
+        so a shim inherited through ``LD_PRELOAD`` stays off.
 
     Returns:
-      A new dict with the shim added to ``LD_PRELOAD`` and ``TF1MEM_LOOPBACK_ONLY=1``.
+      A new dict; with ``enable``, the shim is first in ``LD_PRELOAD`` and
+      ``TF1MEM_LOOPBACK_ONLY=1``.
 
     Raises:
       ClusterError: the shim cannot be built (no C compiler).
     """
     env = dict(os.environ if environ is None else environ)
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if not any(os.path.abspath(p) == _PACKAGE_ROOT for p in paths):
+        env["PYTHONPATH"] = os.pathsep.join([_PACKAGE_ROOT] + paths)
+    if not enable:
+        env[LOOPBACK_ENV_VAR] = "0"
+        return env
     shim = _build_shim()
     preload = [p for p in env.get("LD_PRELOAD", "").split(":") if p and p != shim]
     env["LD_PRELOAD"] = ":".join([shim] + preload)
@@ -159,8 +174,9 @@ def reexec_with_loopback(module: str, argv: Sequence[str]) -> None:
     """Replaces this process by ``python -m module *argv`` with the loopback shim on.
 
     A no-op when the shim is already active. The process keeps its pid, so a
-    launcher or shell watching it is unaffected. Call it before TensorFlow is
-    imported (nothing TF-related is lost then).
+    launcher or shell watching it is unaffected, and its interpreter flags (``-O``,
+    ``-X``, ``-W``). Call it before TensorFlow is imported (nothing TF-related is
+    lost then).
 
     Raises:
       ClusterError: the shim cannot be built.
@@ -168,9 +184,8 @@ def reexec_with_loopback(module: str, argv: Sequence[str]) -> None:
     if loopback_active():
         return
     env = loopback_env()
-    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env["PYTHONPATH"] = os.pathsep.join(
-        [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, "-m", module, *argv], env)
+    # Keep the interpreter's own flags (-O, -X ..., -W ...) across the re-exec.
+    os.execve(sys.executable, [sys.executable, *subprocess._args_from_interpreter_flags(),
+                               "-m", module, *argv], env)

@@ -19,9 +19,9 @@ import dataclasses
 import io
 import json
 import os
-import tempfile
 from typing import Iterable, List, Mapping, Sequence, Tuple
 
+from tf1mem import _atomic
 from tf1mem.errors import UsageError
 
 __all__ = ["PlacementRow", "run_with_placement", "rows_from_run_metadata",
@@ -146,7 +146,7 @@ def write_report(path, rows_by_run: Mapping[str, Sequence[PlacementRow]]) -> Non
 
     CSV has columns ``run,node,op,device``; JSON is an object mapping each run's
     label to a list of ``{"node", "op", "device"}`` objects. The file is written
-    atomically (a temporary file in the same folder, then ``os.replace``).
+    atomically (:func:`tf1mem._atomic.atomic_write`), with the usual permissions.
 
     Args:
       path: a path ending in ``.csv`` or ``.json`` (any case).
@@ -171,13 +171,4 @@ def write_report(path, rows_by_run: Mapping[str, Sequence[PlacementRow]]) -> Non
     else:
         raise UsageError(f"placement report {path!r}: the file name must end in "
                          ".csv or .json (the format is chosen by the extension)")
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".placement-", suffix=ext)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    _atomic.write_text(path, text)

@@ -20,12 +20,11 @@ it a note is printed to stderr.
 """
 
 import dataclasses
-import socket
 import sys
 import time
 from typing import Optional, TextIO, Tuple
 
-from tf1mem import cluster_task, loopback, placement
+from tf1mem import cluster_task, config, loopback, placement
 from tf1mem.errors import ClusterError
 
 __all__ = ["TwoTaskOptions", "TwoTaskResult", "run_two_task", "JOB_NAME"]
@@ -49,6 +48,10 @@ class TwoTaskOptions:
         everywhere).
       host: the host name in the ClusterSpec.
       out: stream for the loss lines and the table (default ``sys.stdout``).
+      session_options: a :class:`tf1mem.config.SessionOptions` (e.g. from
+        ``tf1mem.train``'s ``--allow-growth``, ``--gpu-memory-fraction``) applied over
+        the article's config (``log_device_placement`` above); the options it
+        sets win. It configures the two servers too, which own the devices.
     """
 
     data_dir: str = "MNIST_data/"
@@ -59,6 +62,7 @@ class TwoTaskOptions:
     log_device_placement: bool = True
     host: str = "localhost"
     out: Optional[TextIO] = None
+    session_options: Optional[config.SessionOptions] = None
 
     def __post_init__(self):
         if not 0 <= self.port_base <= 65534:
@@ -84,31 +88,22 @@ class TwoTaskResult:
     train_seconds: float
 
 
-def _free_ports(host, n):
-    socks = []
-    try:
-        for _ in range(n):
-            s = socket.socket()
-            s.bind((host if host != "localhost" else "127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
 def _check_port_free(port):
-    # TF binds the wildcard address (see tf1mem.cluster_task), so test that.
-    with socket.socket(socket.AF_INET6) as s:
-        # SO_REUSEADDR: a port left in TIME_WAIT by an earlier run is free for TF.
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("::", port))
-        except OSError as exc:
-            raise ClusterError(
-                f"port {port} is already in use ({exc.strerror}); the two-task run needs "
-                f"ports {port} and {port}+1. Free them, or pass --port-base 0 to pick "
-                "free ports.") from None
+    why = cluster_task.port_busy(port)
+    if why:
+        raise ClusterError(
+            f"port {port} is already in use ({why}); the two-task run needs "
+            f"ports {port} and {port}+1. Free them, or pass --port-base 0 to pick "
+            "free ports.")
+
+
+def _session_config(opts: TwoTaskOptions):
+    """The article's ConfigProto with ``opts.session_options`` applied over it."""
+    # force: an option the caller sets (e.g. --no-log-device-placement) beats the
+    # article's value, which is only the default here.
+    return config.merge_config(
+        config.session_config(log_device_placement=opts.log_device_placement),
+        opts.session_options, force=True)
 
 
 def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
@@ -122,10 +117,11 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
 
     Raises:
       ClusterError: a port is in use (naming it and ``--port-base 0``).
+      tf1mem.ConfigError: ``session_options`` holds an invalid value.
       tf1mem.DataError: the MNIST files are missing or corrupt.
     """
     import tensorflow as tf  # imported on first use: tf1mem does no work at import
-    from tf1mem import config, input_data
+    from tf1mem import input_data, models
 
     out = sys.stdout if opts.out is None else opts.out
     v1 = tf.compat.v1
@@ -134,28 +130,27 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
               "in this process (the loopback bind shim is not loaded); they execute any "
               "graph sent to them, so use this only on a trusted network.", file=sys.stderr)
     if opts.port_base == 0:
-        ports = _free_ports(opts.host, 2)
+        ports = cluster_task.free_ports(2)
     else:
         ports = [opts.port_base, opts.port_base + 1]
         for port in ports:
             _check_port_free(port)
     cluster = {JOB_NAME: [f"{opts.host}:{p}" for p in ports]}
+    session_config = _session_config(opts)
+    task0, task1 = f"/job:{JOB_NAME}/task:0", f"/job:{JOB_NAME}/task:1"
 
     graph = tf.Graph()
     with graph.as_default():
         # Servers live in this process, as in the article; they stop when it ends.
-        servers = [cluster_task.start_server(cluster, JOB_NAME, i) for i in range(2)]
-        with tf.device(f"/job:{JOB_NAME}/task:0"):
-            x = v1.placeholder(tf.float32, shape=[None, 784])
-            W = v1.Variable(tf.zeros([784, 10]))
-            b = v1.Variable(tf.zeros([10]))
-            y_pred = tf.nn.softmax(tf.matmul(x, W) + b)
-        with tf.device(f"/job:{JOB_NAME}/task:1"):
-            y = v1.placeholder(tf.float32, shape=[None, 10])
-            cross_entropy = tf.reduce_mean(-tf.reduce_sum(y * v1.log(y_pred), axis=[1]))
-            train_step = v1.train.GradientDescentOptimizer(opts.learning_rate).minimize(
-                cross_entropy)
-        session_config = config.session_config(log_device_placement=opts.log_device_placement)
+        servers = [cluster_task.start_server(cluster, JOB_NAME, i, config=session_config)
+                   for i in range(2)]
+        with tf.device(task0):
+            x = v1.placeholder(tf.float32, shape=[None, models.IMAGE_PIXELS])
+            y_pred = models.inference(x)
+        with tf.device(task1):
+            y = v1.placeholder(tf.float32, shape=[None, models.NUM_CLASSES])
+            cross_entropy = models.loss(y_pred, y)
+            train_step = models.training(cross_entropy, opts.learning_rate)
         with v1.Session(servers[0].target, config=session_config) as sess:
             sess.run(v1.global_variables_initializer())
             mnist = input_data.read_data_sets(opts.data_dir, one_hot=True, seed=opts.seed)
