@@ -83,7 +83,7 @@ def _hosts(text):
 
 
 def _build_parser():
-    from tf1mem import config
+    from tf1mem import config, loopback
 
     p = argparse.ArgumentParser(
         prog=_PROG, description=__doc__.split("\n\n")[0],
@@ -110,8 +110,7 @@ def _build_parser():
                    help="seconds to wait for peers to come up")
     p.add_argument("--save-checkpoint-steps", type=int, default=100,
                    help="the chief checkpoints every this many global steps")
-    p.add_argument("--allow-remote", action="store_true",
-                   help="listen on all interfaces (UNAUTHENTICATED: trusted networks only)")
+    loopback.add_allow_remote_flag(p, "every task's gRPC server")
     one = p.add_argument_group("one task of a multi-host cluster (TF1 flags; or TF_CONFIG)")
     one.add_argument("--ps_hosts", type=_hosts, default=(), help="comma-separated host:port")
     one.add_argument("--worker_hosts", type=_hosts, default=(), help="comma-separated host:port")
@@ -126,7 +125,7 @@ def _build_parser():
     return p
 
 
-def parse_args(argv: Optional[Sequence[str]] = None) -> ClusterOptions:
+def parse_args(argv: Sequence[str]) -> ClusterOptions:
     """Parses the command line into :class:`ClusterOptions` (argparse exits 2 on bad flags).
 
     Raises:
@@ -134,8 +133,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> ClusterOptions:
     """
     from tf1mem import config
 
-    argv = list(sys.argv[1:] if argv is None else argv)
-    ns = _build_parser().parse_args(argv)
+    ns = _build_parser().parse_args(list(argv))
     if ns.steps is None:
         ns.steps = DEFAULT_SYNC_STEPS if ns.sync else DEFAULT_STEPS
     for flag, value, low in (("--ps", ns.ps, 1), ("--workers", ns.workers, 1),
@@ -545,7 +543,7 @@ def _launcher_pid(environ: Mapping[str, str]) -> Optional[int]:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the command; returns its exit code (see :mod:`tf1mem.errors`)."""
     try:
-        opts = parse_args(argv)
+        opts = parse_args(sys.argv[1:] if argv is None else argv)
         one = _task_from(opts, os.environ)
         if one is not None:
             return _run_one_task(opts, *one,

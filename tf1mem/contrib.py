@@ -12,6 +12,7 @@ import importlib
 import types
 
 from tf1mem import errors
+from tf1mem._tf import v1 as _v1
 
 __all__ = [
     "RemovedModuleError",
@@ -30,12 +31,6 @@ class RemovedModuleError(errors.ShimError, ImportError):
 
 class RemovedAttributeError(errors.ShimError, AttributeError):
     """Using a TF1 symbol that TF 2 no longer has and tf1mem does not map."""
-
-
-def _v1():
-    import tensorflow as tf
-
-    return tf.compat.v1
 
 
 def _slim():

@@ -31,6 +31,7 @@ __all__ = [
     "loopback_env",
     "loopback_active",
     "reexec_with_loopback",
+    "add_allow_remote_flag",
 ]
 
 LOOPBACK_ENV_VAR = "TF1MEM_LOOPBACK_ONLY"
@@ -189,3 +190,16 @@ def reexec_with_loopback(module: str, argv: Sequence[str]) -> None:
     # Keep the interpreter's own flags (-O, -X ..., -W ...) across the re-exec.
     os.execve(sys.executable, [sys.executable, *subprocess._args_from_interpreter_flags(),
                                "-m", module, *argv], env)
+
+
+def add_allow_remote_flag(parser, servers="the gRPC servers"):
+    """Adds ``--allow-remote`` (dest ``allow_remote``) to an argparse parser.
+
+    Args:
+      parser: an ``argparse.ArgumentParser`` or argument group.
+      servers: what the flag lets listen everywhere, for the help text.
+    """
+    parser.add_argument(
+        "--allow-remote", action="store_true",
+        help=f"let {servers} listen on every interface (default: loopback only; "
+             f"they run any graph sent to them, unauthenticated: trusted networks only)")

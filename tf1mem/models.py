@@ -8,6 +8,8 @@ softmax model is the article's example 1, op for op: zero-initialised ``W`` and
 op, because that is what the legacy code computes.
 """
 
+from tf1mem._tf import v1 as _v1
+
 __all__ = [
     "IMAGE_PIXELS",
     "NUM_CLASSES",
@@ -20,12 +22,6 @@ __all__ = [
 
 IMAGE_PIXELS = 784
 NUM_CLASSES = 10
-
-
-def _v1():
-    import tensorflow as tf  # imported on first use: tf1mem does no work at import
-
-    return tf.compat.v1
 
 
 def placeholders():

@@ -69,7 +69,7 @@ class RunOptions:
 
 
 def _parser():
-    from tf1mem import config
+    from tf1mem import config, loopback
 
     parser = argparse.ArgumentParser(
         prog="python -m tf1mem.run",
@@ -79,9 +79,7 @@ def _parser():
         epilog="Exit status: the script's own. The runner's usage errors exit 2.")
     parser.add_argument("-m", dest="module", metavar="MODULE",
                         help="run library module MODULE as a script, like python -m")
-    parser.add_argument("--allow-remote", action="store_true",
-                        help="let the script's tf.train.Servers listen on every interface "
-                             "(default: loopback only; they run any graph sent to them)")
+    loopback.add_allow_remote_flag(parser, "the script's tf.train.Servers")
     parser.add_argument("--force-config", action="store_true",
                         help="the session options beat the script's own ConfigProto values")
     parser.add_argument("--seed", type=int, metavar="N",

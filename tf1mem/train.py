@@ -91,7 +91,7 @@ def _learning_rate(text):
 
 
 def _parser():
-    from tf1mem import config
+    from tf1mem import config, loopback
 
     parser = argparse.ArgumentParser(
         prog="python -m tf1mem.train",
@@ -110,9 +110,7 @@ def _parser():
     parser.add_argument("--port-base", type=_int_flag(
                             "--port-base", 0, 65534, "0 (pick free ports) or a port 1..65534"), default=2222,
                         help="two-task mode: first of two ports (0 = pick free ports)")
-    parser.add_argument("--allow-remote", action="store_true",
-                        help="two-task mode: let the gRPC servers listen on every interface "
-                             "(default: loopback only; they run any graph sent to them)")
+    loopback.add_allow_remote_flag(parser, "two-task mode's gRPC servers")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON summary as the last line instead of text")
     parser.add_argument("--no-progress", dest="progress", action="store_false",

@@ -9,18 +9,14 @@ correct predictions. Same names, scopes and maths as TF 1.x's module; graph mode
 
 import math
 
+from tf1mem._tf import v1 as _v1
+
 __all__ = ["NUM_CLASSES", "IMAGE_SIZE", "IMAGE_PIXELS", "inference", "loss", "training",
            "evaluation"]
 
 NUM_CLASSES = 10
 IMAGE_SIZE = 28
 IMAGE_PIXELS = IMAGE_SIZE * IMAGE_SIZE
-
-
-def _v1():
-    import tensorflow as tf
-
-    return tf.compat.v1
 
 
 def _dense(tf, inputs, fan_in, fan_out, scope, activation):
