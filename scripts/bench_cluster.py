@@ -21,7 +21,8 @@ def _local(data_dir, steps, batch_size):
     import tensorflow as tf
 
     sys.path.insert(0, str(REPO))
-    from tf1mem import input_data, models
+    from tf1mem import models
+    from tf1mem.data import input_data
 
     v1 = tf.compat.v1
     mnist = input_data.read_data_sets(data_dir, one_hot=True, seed=1)

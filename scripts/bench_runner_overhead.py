@@ -39,7 +39,7 @@ def hand_edit(source):
         "import tensorflow as tf\n",
         "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n", 1)
     return source.replace("from tensorflow.examples.tutorials.mnist import input_data",
-                          "from tf1mem import input_data")
+                          "from tf1mem.data import input_data")
 
 
 def timed(cmd, cwd, env):

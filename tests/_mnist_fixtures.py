@@ -51,17 +51,26 @@ def idx_labels(labels: numpy.ndarray, magic: int = LABELS_MAGIC) -> bytes:
 
 
 def fake_mnist_payloads(
-    n_train: int = 120, n_test: int = 30, seed: int = 0, rows: int = 28, cols: int = 28
+    n_train: int = 120, n_test: int = 30, seed: int = 0, rows: int = 28, cols: int = 28,
+    separable: bool = False,
 ) -> dict[str, bytes]:
     """Returns ``{decompressed file name: IDX payload}`` of random MNIST-like data.
 
     Pixels are uniform in [0, 255]; labels cycle through 0..9 in a shuffled order.
+    With ``separable``, pixels are dim noise in [0, 60) except the two rows
+    ``2*label`` and ``2*label + 1``, which are bright: a softmax model learns the
+    labels in a few dozen steps, so a test can tell training from no training.
     """
     rng = numpy.random.RandomState(seed)
     out = {}
     for prefix, n in (("train", n_train), ("t10k", n_test)):
-        images = rng.randint(0, 256, size=(n, rows, cols)).astype(numpy.uint8)
         labels = rng.permutation(numpy.arange(n) % 10).astype(numpy.uint8)
+        if separable:
+            images = rng.randint(0, 60, size=(n, rows, cols)).astype(numpy.uint8)
+            for i, label in enumerate(labels):
+                images[i, 2 * label:2 * label + 2, :] = 255
+        else:
+            images = rng.randint(0, 256, size=(n, rows, cols)).astype(numpy.uint8)
         out[f"{prefix}-images-idx3-ubyte"] = idx_images(images)
         out[f"{prefix}-labels-idx1-ubyte"] = idx_labels(labels)
     return out
@@ -75,6 +84,7 @@ def write_fake_mnist(
     rows: int = 28,
     cols: int = 28,
     sha256sums: bool = True,
+    separable: bool = False,
 ) -> dict[str, str]:
     """Writes four small MNIST-format ``.gz`` files (and ``SHA256SUMS``) into ``dirpath``.
 
@@ -85,6 +95,7 @@ def write_fake_mnist(
         seed: seed of the generated pixels and labels.
         rows, cols: image size.
         sha256sums: also write ``dirpath/SHA256SUMS``.
+        separable: learnable data (see :func:`fake_mnist_payloads`).
 
     Returns:
         ``{decompressed file name: hex sha256 of the decompressed payload}``.
@@ -92,7 +103,7 @@ def write_fake_mnist(
     dirpath = Path(dirpath)
     dirpath.mkdir(parents=True, exist_ok=True)
     sums = {}
-    for name, payload in fake_mnist_payloads(n_train, n_test, seed, rows, cols).items():
+    for name, payload in fake_mnist_payloads(n_train, n_test, seed, rows, cols, separable).items():
         (dirpath / f"{name}.gz").write_bytes(gzip.compress(payload, mtime=0))
         sums[name] = hashlib.sha256(payload).hexdigest()
     if sha256sums:

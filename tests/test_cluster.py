@@ -18,7 +18,10 @@ import time
 import pytest
 
 from tests._subproc import REPO, describe, run
-from tf1mem import cluster, cluster_task, loopback
+from tf1mem import cluster
+from tf1mem.distributed import launcher as launcher_lib
+from tf1mem.distributed import loopback, servers
+from tf1mem.distributed import task as cluster_task
 from tf1mem.errors import UsageError
 
 
@@ -77,7 +80,7 @@ def test_non_finite_or_non_positive_floats_are_usage_errors(flag, value):
 
 
 def test_free_ports_are_distinct():
-    ports = cluster_task.free_ports(8)
+    ports = servers.free_ports(8)
     assert len(set(ports)) == 8 and all(0 < p < 65536 for p in ports)
 
 
@@ -89,13 +92,13 @@ def test_port_busy_falls_back_to_ipv4_without_ipv6(monkeypatch):
             raise OSError(97, "Address family not supported by protocol")
         return real(family, *args, **kwargs)
 
-    monkeypatch.setattr(cluster_task.socket, "socket", no_ipv6)
+    monkeypatch.setattr(servers.socket, "socket", no_ipv6)
     with real() as held:
         held.bind(("127.0.0.1", 0))
         held.listen()
         port = held.getsockname()[1]
-        assert cluster_task.port_busy(port)  # the OS's reason, e.g. "Address in use"
-    assert cluster_task.port_busy(cluster_task.free_ports(1)[0]) is None
+        assert servers.port_busy(port)  # the OS's reason, e.g. "Address in use"
+    assert servers.port_busy(servers.free_ports(1)[0]) is None
 
 
 def test_chief_needs_a_checkpoint_dir_in_single_task_mode(capsys):
@@ -106,12 +109,12 @@ def test_chief_needs_a_checkpoint_dir_in_single_task_mode(capsys):
 
 
 def test_stop_all_signals_only_unreaped_tasks(monkeypatch, tmp_path):
-    launcher = object.__new__(cluster._Launcher)
+    launcher = object.__new__(launcher_lib._Launcher)
     sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
-    done = cluster._Task("worker", 0, str(tmp_path / "a.log"), "")
+    done = launcher_lib._Task("worker", 0, str(tmp_path / "a.log"), "")
     done.proc = subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=True)
     done.proc.wait()  # reaped: its pid may belong to someone else by now
-    live = cluster._Task("worker", 1, str(tmp_path / "b.log"), "")
+    live = launcher_lib._Task("worker", 1, str(tmp_path / "b.log"), "")
     live.proc = subprocess.Popen(sleeper, start_new_session=True)
     launcher.tasks = [done, live]
     signalled = []
@@ -121,7 +124,7 @@ def test_stop_all_signals_only_unreaped_tasks(monkeypatch, tmp_path):
         signalled.append(pgid)
         real_killpg(pgid, signum)
 
-    monkeypatch.setattr(cluster.os, "killpg", killpg)
+    monkeypatch.setattr(launcher_lib.os, "killpg", killpg)
     try:
         launcher.stop_all()
         assert live.proc.returncode is not None
@@ -132,10 +135,10 @@ def test_stop_all_signals_only_unreaped_tasks(monkeypatch, tmp_path):
 
 
 def test_signal_handler_only_records_the_signal():
-    launcher = object.__new__(cluster._Launcher)
+    launcher = object.__new__(launcher_lib._Launcher)
     launcher.signalled = None
     launcher.on_signal(signal.SIGTERM, None)  # must not raise wherever it lands
-    with pytest.raises(cluster._Terminated):
+    with pytest.raises(launcher_lib.Terminated):
         launcher._check_signal()
 
 
@@ -152,7 +155,7 @@ def test_loopback_env_adds_the_package_root_to_pythonpath_once():
 
 def test_reexec_keeps_interpreter_flags():
     code = ("import os, sys\n"
-            "from tf1mem import loopback\n"
+            "from tf1mem.distributed import loopback\n"
             "os.execve = lambda exe, args, env: (print(args), sys.exit(0))\n"
             "loopback.reexec_with_loopback('tf1mem.cluster', ['--x'])\n")
     proc = run(["-O", "-c", code], env={loopback.LOOPBACK_ENV_VAR: ""}, timeout=60,
@@ -375,7 +378,7 @@ def test_port_in_use_is_a_cluster_error_naming_it(mnist_dir, tmp_path):
 
 @cluster_test
 def test_peer_that_never_comes_up_is_a_cluster_error(mnist_dir, tmp_path):
-    ps, chief, worker = cluster_task.free_ports(3)
+    ps, chief, worker = servers.free_ports(3)
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     start = time.monotonic()
@@ -392,7 +395,7 @@ def test_peer_that_never_comes_up_is_a_cluster_error(mnist_dir, tmp_path):
 
 @cluster_test
 def test_task_retries_a_taken_port_when_told_to(tmp_path):
-    ps, worker = cluster_task.free_ports(2)
+    ps, worker = servers.free_ports(2)
     log_path = tmp_path / "ps.log"
     env = _env()
     env[cluster_task.LAUNCHER_PID_ENV_VAR] = str(os.getpid())  # dies with this process

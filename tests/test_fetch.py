@@ -20,7 +20,7 @@ import numpy
 import pytest
 
 from tests._mnist_fixtures import fake_mnist_payloads, idx_images, write_fake_mnist
-from tf1mem import fetch, input_data
+from tf1mem.data import fetch, input_data
 from tf1mem.errors import ChecksumError, DataError, FetchError
 
 NAMES = fetch.MNIST_FILES

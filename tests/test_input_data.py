@@ -1,4 +1,4 @@
-"""Unit tests of tf1mem.input_data (TF 1.15's MNIST loader) on small generated data."""
+"""Unit tests of tf1mem.data.input_data (TF 1.15's MNIST loader) on small generated data."""
 
 import gzip
 import io
@@ -11,10 +11,9 @@ import numpy
 import pytest
 
 from tests._mnist_fixtures import fake_mnist_payloads, idx_images, idx_labels, write_fake_mnist
-from tf1mem import fetch, input_data
+from tf1mem.data import fetch, input_data
 from tf1mem.errors import DataError
 
-REAL_MNIST = Path(__file__).resolve().parents[1].parent / "shared/data/MNIST_data"
 
 
 @pytest.fixture(autouse=True)
@@ -269,7 +268,7 @@ def test_get_seed_delegates_to_imported_tensorflow(monkeypatch):
 
 
 def test_import_is_cheap_and_does_not_import_tensorflow():
-    code = "import sys, tf1mem.input_data, tf1mem.fetch; assert 'tensorflow' not in sys.modules; assert 'tqdm' not in sys.modules"
+    code = "import sys, tf1mem.data.input_data, tf1mem.data.fetch; assert 'tensorflow' not in sys.modules; assert 'tqdm' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
 
 
@@ -284,14 +283,15 @@ def test_get_seed_with_real_tensorflow_graph_seed(monkeypatch):
 
 
 @pytest.mark.slow
-def test_real_mnist_loads_and_verifies():
-    if not REAL_MNIST.is_dir():
-        pytest.skip(f"real MNIST not found at {REAL_MNIST}")
-    mnist = input_data.read_data_sets(str(REAL_MNIST), one_hot=True, seed=0)
+def test_real_mnist_loads_and_verifies(real_mnist_dir):
+    before = {p.name: p.stat().st_mtime_ns for p in real_mnist_dir.iterdir()}
+    mnist = input_data.read_data_sets(str(real_mnist_dir), one_hot=True, seed=0)
     assert (mnist.train.num_examples, mnist.validation.num_examples, mnist.test.num_examples) == (55000, 5000, 10000)
     assert mnist.train.images.shape == (55000, 784) and mnist.train.images.dtype == numpy.float32
     assert mnist.test.labels.shape == (10000, 10) and mnist.test.labels.dtype == numpy.float64
-    with fetch.Fetcher(REAL_MNIST) as fetcher:
+    with fetch.Fetcher(real_mnist_dir) as fetcher:
         for name in fetch.MNIST_FILES:
             got = fetcher.fetch(name)
             assert got.sha256 == fetch.MNIST_SHA256[fetch.payload_name(name)] and not got.placed
+    # Reading verified official files writes nothing into the folder.
+    assert {p.name: p.stat().st_mtime_ns for p in real_mnist_dir.iterdir()} == before

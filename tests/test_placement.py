@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from tf1mem import placement
+from tf1mem.observe import placement
 from tf1mem.errors import UsageError
 
 ROWS = [

@@ -62,7 +62,7 @@ def test_install_uninstall_restores_state_exactly(tmp_path):
     script.write_text(ROUND_TRIP)
     out = _json_tail(_subproc.run([script], cwd=tmp_path, check_rc=0))
     assert out["used"] == {"tf_is_v1": True, "slim": "tf_slim",
-                           "input_data": "tf1mem.input_data", "eager_in_shim": False}
+                           "input_data": "tf1mem.data.input_data", "eager_in_shim": False}
     assert out["during"] != out["before"]
     assert out["during"]["env"] == "1" and out["during"]["tf2"] is False
     assert out["during"]["internal_aliases"] == [True, True]  # tf-slim 1.1 needs them
@@ -140,7 +140,7 @@ def test_v1_module_installs_on_first_use(tmp_path):
     script.write_text(textwrap.dedent('''
         import sys
         import tf1mem.v1 as tf
-        import tf1mem.shim as shim
+        import tf1mem.compat.shim as shim
         print("before", shim.is_installed(), "tensorflow" in sys.modules)
         x = tf.placeholder(tf.float32, [2])
         with tf.Session() as s:

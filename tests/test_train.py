@@ -19,7 +19,11 @@ def test_default_run_on_real_mnist_reaches_090_and_seed_repeats(real_mnist_dir, 
     first = _subproc.run(cmd, cwd=tmp_path, check_rc=0)
     last = _last_line(first)
     assert last.startswith("test accuracy: "), _subproc.describe(first)
-    assert float(last.split(": ")[1]) >= 0.90, _subproc.describe(first)
+    # What TF 1.15.5 printed for the article's graph with read_data_sets(seed=1)
+    # (recorded with the oracle, README "Measured here").
+    assert last == "test accuracy: 0.9195", _subproc.describe(first)
+    assert first.stdout.splitlines()[-2].startswith("final loss: 0.299807"), \
+        _subproc.describe(first)
     second = _subproc.run(cmd, cwd=tmp_path, check_rc=0)
     # Same seed: same batches, same loss and accuracy (timings differ).
     same = [line for line in first.stdout.splitlines() if "train time" not in line]
@@ -43,12 +47,15 @@ def test_article_defaults_read_mnist_data_folder_of_cwd(real_mnist_dir, tmp_path
 
 def test_smoke_on_generated_data(tmp_path):
     data = tmp_path / "gen"
-    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7)
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7, separable=True)
     proc = _subproc.run([*TRAIN, "--data-dir", data, "--steps", "30", "--batch-size", "50",
                          "--seed", "0", "--json", "--allow-growth"], cwd=tmp_path, check_rc=0)
     summary = json.loads(_last_line(proc))
     assert summary["steps"] == 30 and summary["batch_size"] == 50
-    assert 0.0 <= summary["test_accuracy"] <= 1.0
+    # The data is learnable: 30 steps of the article's SGD must find it (untrained
+    # zero weights predict class 0 for everything: 10 %).
+    assert summary["test_accuracy"] >= 0.95, summary
+    assert summary["final_loss"] < 0.5, summary
     assert "allow_growth: True (no GPU visible: has no effect)" in proc.stderr
 
 

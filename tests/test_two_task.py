@@ -6,7 +6,8 @@ import socket
 import pytest
 
 from tests._subproc import describe, run
-from tf1mem import config, two_task
+from tf1mem import config
+from tf1mem.distributed import two_task
 
 
 @pytest.fixture

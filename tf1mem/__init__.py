@@ -1,16 +1,22 @@
 """tf1mem: run TensorFlow 1.x graph-mode code unchanged on current TensorFlow.
 
 Importing this package is cheap and changes nothing: TensorFlow is not imported,
-no environment variable is set, no module is replaced. The pieces:
+no environment variable is set, no module is replaced. The wings (each
+sub-package's docstring says what it owns; docs/ARCHITECTURE.md who imports whom):
 
-- ``tf1mem.input_data``: TF 1.15's MNIST loader, exact, with verified fetching
-  (``tf1mem.fetch``).
-- ``tf1mem.config``: session configs for GPU memory (allow_growth, memory fraction,
-  device placement logging), with environment overrides.
-- ``tf1mem.train``: ``python -m tf1mem.train``, the article's examples.
-- ``tf1mem.run`` / ``tf1mem.shim``: ``python -m tf1mem.run old_script.py`` and
-  ``with tf1mem.legacy(): ...``.
-- ``tf1mem.cluster``: data-parallel training on TensorFlow's gRPC runtime.
+- :mod:`tf1mem.compat`: TF1 scripts unchanged (the shim, the removed-API table,
+  session hooks, running a script as python would).
+- :mod:`tf1mem.data`: the IDX format, verified fetching, TF 1.15's MNIST loader.
+- :mod:`tf1mem.config`: session configs for GPU memory (one record per option),
+  with environment overrides and the GPU-options-ignored warning.
+- :mod:`tf1mem.distributed`: gRPC servers on loopback, the cluster launcher and
+  task, the article's example 2.
+- :mod:`tf1mem.observe`: what a session run did (placement).
+- :mod:`tf1mem.models` (the article's graph) and :mod:`tf1mem.training` (its loop).
+- Commands: ``python -m tf1mem.train``, ``tf1mem.run``, ``tf1mem.cluster``; thin
+  modules that parse flags and call the wings. ``import tf1mem.v1 as tf`` and
+  :func:`legacy` / :func:`install` / :func:`uninstall` are the library's doors to
+  the TF1 API.
 """
 
 from tf1mem.errors import (
@@ -45,22 +51,22 @@ __all__ = [
 def legacy(**options):
     """Context manager: inside it, ``import tensorflow`` gives the TF1 API.
 
-    See :func:`tf1mem.shim.legacy`; imported lazily so ``import tf1mem`` stays cheap.
+    See :func:`tf1mem.compat.shim.legacy`; imported lazily so ``import tf1mem`` stays cheap.
     """
-    from tf1mem import shim
+    from tf1mem.compat import shim
 
     return shim.legacy(**options)
 
 
 def install(**options):
-    """Installs the TF1 shim process-wide; see :func:`tf1mem.shim.install`."""
-    from tf1mem import shim
+    """Installs the TF1 shim process-wide; see :func:`tf1mem.compat.shim.install`."""
+    from tf1mem.compat import shim
 
     return shim.install(**options)
 
 
 def uninstall():
-    """Undoes :func:`install`; see :func:`tf1mem.shim.uninstall`."""
-    from tf1mem import shim
+    """Undoes :func:`install`; see :func:`tf1mem.compat.shim.uninstall`."""
+    from tf1mem.compat import shim
 
     return shim.uninstall()

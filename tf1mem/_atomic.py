@@ -6,30 +6,25 @@ failure the temporary file is removed and the target is left as it was. Unlike
 ``tempfile.mkstemp`` (mode 0600, which ``os.replace`` keeps), the file gets the
 usual umask-based permissions.
 
-Used by :mod:`tf1mem.fetch` (downloads, checksums), :mod:`tf1mem.placement`
-(reports) and the cluster launcher and tasks (``tasks.json``, results).
+Generic: it knows nothing of what is written. Used by :mod:`tf1mem.data.fetch`
+(downloads, checksums), :mod:`tf1mem.observe.placement` (reports) and the cluster
+launcher and tasks (``tasks.json``, results).
 """
 
-import logging
 import os
-import time
 from pathlib import Path
 from typing import Callable, Optional, Tuple
 
-from tf1mem.errors import DataError
-
-__all__ = ["atomic_write", "write_text", "create_temp", "move_aside"]
-
-_log = logging.getLogger("tf1mem.fetch")  # the module whose users see these warnings
+__all__ = ["atomic_write", "write_text", "create_temp"]
 
 
 def atomic_write(dest, write: Callable, check: Optional[Callable] = None) -> None:
     """Writes ``dest`` via a temp file in its folder and ``os.replace``.
 
     ``write(fileobj)`` fills the temp file (opened ``w+b``); ``check(temp_path)``,
-    if given, may raise to reject it. On any failure the temp file is removed and
-    ``dest`` is left as it was; a temp file that ``check`` rejects with a
-    :class:`DataError` is instead kept for inspection (see :func:`move_aside`).
+    if given, may raise to reject it (it may also move the temp file elsewhere to
+    keep it). On any failure the temp file is removed, if still there, and ``dest``
+    is left as it was.
     """
     dest = Path(dest)
     fd, tmp = create_temp(dest)
@@ -39,11 +34,7 @@ def atomic_write(dest, write: Callable, check: Optional[Callable] = None) -> Non
             f.flush()
             os.fsync(f.fileno())
         if check is not None:
-            try:
-                check(Path(tmp))
-            except DataError as exc:
-                # A complete but bad download is kept for inspection, never used.
-                raise DataError(f"{exc} {move_aside(Path(tmp), dest.name, exc)}") from exc
+            check(Path(tmp))
         os.replace(tmp, dest)
     except BaseException:
         try:
@@ -55,7 +46,8 @@ def atomic_write(dest, write: Callable, check: Optional[Callable] = None) -> Non
 
 def write_text(dest, text: str) -> None:
     """:func:`atomic_write` of ``text`` as UTF-8 (no newline translation)."""
-    atomic_write(dest, lambda f: f.write(text.encode("utf-8")))
+    data = text.encode("utf-8")
+    atomic_write(dest, lambda f: f.write(data))
 
 
 def create_temp(dest: Path) -> Tuple[int, str]:
@@ -70,23 +62,3 @@ def create_temp(dest: Path) -> Tuple[int, str]:
             return os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666), tmp
         except FileExistsError:
             continue
-
-
-def move_aside(path: Path, name: Optional[str] = None, reason: object = "") -> str:
-    """Renames a rejected file ``NAME.corrupt-<UTC time>``; returns a note saying so.
-
-    ``name`` is NAME when it differs from ``path``'s own (a rejected temp file).
-    """
-    name = name or path.name
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    target = path.with_name(f"{name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{name}.corrupt-{stamp}-{n}")
-        n += 1
-    try:
-        os.rename(path, target)
-    except OSError as exc:
-        return f"(could not move it aside: {exc})"
-    _log.warning("%s rejected (%s); moved aside to %s", path, reason, target.name)
-    return f"(moved aside to {target.name})"

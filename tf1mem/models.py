@@ -11,6 +11,10 @@ op, because that is what the legacy code computes.
 from tf1mem._tf import v1 as _v1
 
 __all__ = [
+    "DATA_DIR",
+    "BATCH_SIZE",
+    "STEPS",
+    "LEARNING_RATE",
     "IMAGE_PIXELS",
     "NUM_CLASSES",
     "placeholders",
@@ -19,6 +23,12 @@ __all__ = [
     "training",
     "evaluation",
 ]
+
+# The article's settings, the defaults of every command that trains its model.
+DATA_DIR = "MNIST_data/"
+BATCH_SIZE = 100
+STEPS = 1000
+LEARNING_RATE = 0.5
 
 IMAGE_PIXELS = 784
 NUM_CLASSES = 10

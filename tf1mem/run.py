@@ -2,7 +2,7 @@
 
 SCRIPT runs as ``__main__`` with ``sys.argv == [SCRIPT, *ARGS]`` and its own folder
 first on ``sys.path``, as ``python SCRIPT`` would, under the TF1 shim
-(:mod:`tf1mem.shim`). ``-m MODULE`` runs a module of a package instead, as
+(:mod:`tf1mem.compat.shim`; the running is :mod:`tf1mem.compat.script`'s). ``-m MODULE`` runs a module of a package instead, as
 ``python -m MODULE`` would (the current folder first on ``sys.path``).
 
 Runner options come before SCRIPT; everything after it is the script's. They are
@@ -20,10 +20,12 @@ The runner's own errors (a bad option, a missing script) exit 2.
 
 TensorFlow's gRPC server runs any graph it is sent, without authentication, and in
 TF 2.21 listens on every interface whatever the ClusterSpec says. So the command
-restarts itself once, before TensorFlow is imported, under :mod:`tf1mem.loopback`'s
+restarts itself once, before TensorFlow is imported, under :mod:`tf1mem.distributed.loopback`'s
 bind shim: servers the script starts listen on 127.0.0.1 only (the script sees
 ``LD_PRELOAD`` and ``TF1MEM_LOOPBACK_ONLY`` in its environment). ``--allow-remote``
-keeps TensorFlow's behaviour and prints its warning.
+keeps TensorFlow's behaviour and prints its warning. Without a C compiler to build
+that shim, a script that starts no server runs as usual, and one that does fails
+closed at its ``tf.train.Server(...)`` line (exit 4).
 """
 
 import argparse
@@ -32,15 +34,10 @@ import os
 import sys
 from typing import Optional, Tuple
 
-from tf1mem import errors
+from tf1mem import _cli, errors
 
-__all__ = ["RunOptions", "parse_args", "run_script", "main", "entry"]
+__all__ = ["RunOptions", "parse_args", "main", "entry"]
 
-# Modules the shim reaches lazily. They are imported before sys.path[0] becomes the
-# script's folder, so that tf1mem still imports when it is not installed.
-_PRELOAD = ("tf1mem.shim", "tf1mem.contrib", "tf1mem.config", "tf1mem.input_data",
-            "tf1mem.fetch", "tf1mem.tutorial_mnist", "tf1mem.session_hooks",
-            "tf1mem.placement")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,7 +66,8 @@ class RunOptions:
 
 
 def _parser():
-    from tf1mem import config, loopback
+    from tf1mem import config
+    from tf1mem.distributed import loopback
 
     parser = argparse.ArgumentParser(
         prog="python -m tf1mem.run",
@@ -156,86 +154,25 @@ def parse_args(argv):
         allow_remote=ns.allow_remote)
 
 
-def _user_traceback(tb, path):
-    """The traceback from the first frame in the user's script (or all of it)."""
-    path = os.path.realpath(path) if path else None
-    start = tb
-    while start is not None:
-        if path is None or os.path.realpath(start.tb_frame.f_code.co_filename) == path:
-            return start
-        start = start.tb_next
-    return tb
-
-
-def run_script(opts):
-    """Runs the script of ``opts`` under the shim; returns or raises as it does.
-
-    Uncaught exceptions other than SystemExit and KeyboardInterrupt are printed
-    through ``sys.excepthook`` with the traceback from the script's own frames, and
-    turn into ``SystemExit(1)``, as with ``python SCRIPT``.
-    """
-    import importlib
-    import runpy
-
-    from tf1mem import shim
-
-    for name in _PRELOAD:
-        importlib.import_module(name)
-    tf = shim.install(session_options=opts.session, force_config=opts.force_config,
-                      placement_report=opts.placement_report)
-    if opts.seed is not None:
-        tf.set_random_seed(opts.seed)
-    saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
-    try:
-        if opts.script is not None:
-            path = os.path.abspath(opts.script)
-            sys.argv = [opts.script, *opts.args]
-            sys.path[0] = os.path.dirname(os.path.realpath(path))
-            try:
-                runpy.run_path(path, run_name="__main__")
-            except (SystemExit, KeyboardInterrupt):
-                raise
-            except BaseException as exc:
-                user_tb = _user_traceback(exc.__traceback__, path)
-                # The default hook prints exc.__traceback__, whatever tb it is given.
-                sys.excepthook(type(exc), exc.with_traceback(user_tb), user_tb)
-                raise SystemExit(1) from None
-        else:
-            sys.argv = [opts.module, *opts.args]
-            sys.path[0] = os.getcwd()
-            try:
-                runpy.run_module(opts.module, run_name="__main__", alter_sys=True)
-            except (SystemExit, KeyboardInterrupt):
-                raise
-            except ImportError as exc:
-                if exc.name == opts.module:
-                    print(f"{sys.executable}: No module named {opts.module}", file=sys.stderr)
-                    raise SystemExit(1) from None
-                raise
-    finally:
-        if opts.placement_report:
-            try:
-                shim.write_placement_report(opts.placement_report)
-            except (OSError, errors.Error) as exc:  # keep the script's own exit status
-                print(f"tf1mem.run: could not write --placement-report "
-                      f"{opts.placement_report!r}: {exc}", file=sys.stderr)
-        sys.argv = saved_argv
-        if saved_path0 is not None:
-            sys.path[0] = saved_path0
-
-
 def _keep_servers_on_loopback(opts, argv):
-    """Restarts the runner under the loopback-bind shim, unless --allow-remote."""
-    from tf1mem import loopback
+    """Restarts the runner under the loopback-bind shim, unless --allow-remote.
+
+    Returns:
+      None when servers may start (on loopback, or everywhere with
+      ``--allow-remote``); else why they cannot be kept on loopback (no C compiler
+      to build the shim), which makes the script's ``tf.train.Server`` fail closed
+      while a script that starts no server runs as usual.
+    """
+    from tf1mem.distributed import loopback
 
     if opts.allow_remote:
         print(f"tf1mem.run: {loopback.REMOTE_WARNING}", file=sys.stderr, flush=True)
-        return
+        return None
     try:
         loopback.reexec_with_loopback("tf1mem.run", argv)  # returns only if already on
     except errors.ClusterError as exc:
-        print(f"tf1mem.run: warning: gRPC servers this script starts will listen on every "
-              f"interface: {exc}", file=sys.stderr, flush=True)
+        return f"tf1mem.run will not start a gRPC server that listens on every interface: {exc}"
+    return None
 
 
 def main(argv=None):
@@ -245,11 +182,17 @@ def main(argv=None):
       argv: the runner's arguments; None means ``sys.argv[1:]``, a real command line,
         which may then be re-executed under the loopback-bind shim.
     """
-    opts = parse_args(sys.argv[1:] if argv is None else argv)
-    if argv is None:  # a real command line: safe to re-exec before TF is imported
-        _keep_servers_on_loopback(opts, sys.argv[1:])
-    run_script(opts)
-    return errors.EXIT_OK
+    def body():
+        from tf1mem.compat import script
+
+        opts = parse_args(sys.argv[1:] if argv is None else argv)
+        forbid = None
+        if argv is None:  # a real command line: safe to re-exec before TF is imported
+            forbid = _keep_servers_on_loopback(opts, sys.argv[1:])
+        script.run_script(opts, forbid_servers=forbid)
+        return errors.EXIT_OK
+
+    return _cli.run_command("tf1mem.run", body)
 
 
 def entry():

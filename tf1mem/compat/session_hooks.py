@@ -13,7 +13,7 @@ of ``tf.compat.v1.Session``, ``InteractiveSession`` and the sessions that
   (``RunOptions.output_partition_graphs``), whose nodes carry their assigned
   devices. This works where TF's C-level placement log is invisible.
 
-Only :mod:`tf1mem.shim` installs these hooks; :meth:`SessionHooks.uninstall` puts
+Only :mod:`tf1mem.compat.shim` installs these hooks; :meth:`SessionHooks.uninstall` puts
 the original methods back.
 """
 
@@ -115,19 +115,21 @@ class SessionHooks:
         return key
 
     def _record(self, session, key, metadata):
-        from tf1mem import placement
+        from tf1mem.observe import placement
 
         rows = placement.rows_from_run_metadata(metadata)
         number = self._numbers.get(session, -1)
-        label = (f"session {number} ({session.sess_str or 'local'}) "
-                 f"run {len(self.runs)}: {', '.join(key[1])[:200]}")
         with self._lock:
+            # The run number is taken under the lock: two threads never share one,
+            # so every label is unique and no run hides another in the report.
+            label = (f"session {number} ({session.sess_str or 'local'}) "
+                     f"run {len(self.runs)}: {', '.join(key[1])[:200]}")
             self.runs.append((label, rows))
 
     def write_report(self, path):
         """Writes every collected run's placement to ``path`` (.csv or .json)."""
-        from tf1mem import placement
+        from tf1mem.observe import placement
 
         with self._lock:
             runs = list(self.runs)
-        placement.write_report(path, dict(runs))
+        placement.write_report(path, runs)

@@ -9,13 +9,13 @@ placeholder, the cross-entropy and gradient descent on ``/job:local/task:1``; a
 session on task 0's ``grpc://`` target; the 55 000 training examples taken as 55
 partitions of 1 000 with ``next_batch``, one step each, printing
 ``Partition %d loss: %f`` exactly as the script. The first step is run through
-:func:`tf1mem.placement.run_with_placement`, and its placement table (nodes on
+:func:`tf1mem.observe.placement.run_with_placement`, and its placement table (nodes on
 both tasks) is printed after the losses.
 
 Security: the ClusterSpec names ``localhost``, which is what the two tasks dial;
 TensorFlow's server itself listens on every interface unless the process runs
-with tf1mem's loopback bind shim (:func:`tf1mem.loopback.loopback_active`;
-``tf1mem.loopback.reexec_with_loopback`` starts a command under it). Without
+with tf1mem's loopback bind shim (:func:`tf1mem.distributed.loopback.loopback_active`;
+``tf1mem.distributed.loopback.reexec_with_loopback`` starts a command under it). Without
 it a note is printed to stderr.
 """
 
@@ -24,7 +24,9 @@ import sys
 import time
 from typing import Optional, TextIO, Tuple
 
-from tf1mem import cluster_task, config, loopback, placement
+from tf1mem import config, models
+from tf1mem.distributed import loopback, servers
+from tf1mem.observe import placement
 from tf1mem.errors import ClusterError
 
 __all__ = ["TwoTaskOptions", "TwoTaskResult", "run_two_task", "JOB_NAME"]
@@ -54,10 +56,10 @@ class TwoTaskOptions:
         sets win. It configures the two servers too, which own the devices.
     """
 
-    data_dir: str = "MNIST_data/"
+    data_dir: str = models.DATA_DIR
     port_base: int = 2222
     partition_size: int = 1000
-    learning_rate: float = 0.5
+    learning_rate: float = models.LEARNING_RATE
     seed: Optional[int] = None
     log_device_placement: bool = True
     host: str = "localhost"
@@ -89,7 +91,9 @@ class TwoTaskResult:
 
 
 def _check_port_free(port):
-    why = cluster_task.port_busy(port)
+    if servers.held_here(port):
+        return  # an earlier run in this process started it; start_server reuses it
+    why = servers.port_busy(port)
     if why:
         raise ClusterError(
             f"port {port} is already in use ({why}); the two-task run needs "
@@ -121,16 +125,16 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
       tf1mem.DataError: the MNIST files are missing or corrupt.
     """
     import tensorflow as tf  # imported on first use: tf1mem does no work at import
-    from tf1mem import input_data, models
+    from tf1mem.data import input_data
 
     out = sys.stdout if opts.out is None else opts.out
     v1 = tf.compat.v1
     if not loopback.loopback_active():
-        print("tf1mem.two_task: note: TensorFlow's gRPC servers listen on all interfaces "
+        print("tf1mem.train: note: TensorFlow's gRPC servers listen on all interfaces "
               "in this process (the loopback bind shim is not loaded); they execute any "
               "graph sent to them, so use this only on a trusted network.", file=sys.stderr)
     if opts.port_base == 0:
-        ports = cluster_task.free_ports(2)
+        ports = servers.free_ports(2)
     else:
         ports = [opts.port_base, opts.port_base + 1]
         for port in ports:
@@ -141,9 +145,11 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
 
     graph = tf.Graph()
     with graph.as_default():
-        # Servers live in this process, as in the article; they stop when it ends.
-        servers = [cluster_task.start_server(cluster, JOB_NAME, i, config=session_config)
-                   for i in range(2)]
+        # Servers live in this process, as in the article; they stop when it ends
+        # (TensorFlow cannot stop them), and a later run here on the same ports
+        # gets the same servers back.
+        task_servers = [servers.start_server(cluster, JOB_NAME, i, config=session_config)
+                        for i in range(2)]
         with tf.device(task0):
             x = v1.placeholder(tf.float32, shape=[None, models.IMAGE_PIXELS])
             y_pred = models.inference(x)
@@ -151,7 +157,7 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
             y = v1.placeholder(tf.float32, shape=[None, models.NUM_CLASSES])
             cross_entropy = models.loss(y_pred, y)
             train_step = models.training(cross_entropy, opts.learning_rate)
-        with v1.Session(servers[0].target, config=session_config) as sess:
+        with v1.Session(task_servers[0].target, config=session_config) as sess:
             sess.run(v1.global_variables_initializer())
             mnist = input_data.read_data_sets(opts.data_dir, one_hot=True, seed=opts.seed)
             num_partitions = mnist.train.num_examples // opts.partition_size
@@ -172,6 +178,5 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
             seconds = time.perf_counter() - start
     print(f"\nPlacement of partition 0's step ({len(rows)} nodes):", file=out)
     print(placement.format_table(rows), file=out, flush=True)
-    del servers
     return TwoTaskResult(losses=tuple(losses), placement=tuple(rows),
                          ports=(ports[0], ports[1]), train_seconds=seconds)

@@ -5,7 +5,7 @@ as TF 1.15 did: same arrays, same prints, same error messages, and the same use 
 numpy's GLOBAL legacy RNG (each :class:`DataSet` reseeds it in its constructor and
 shuffles lazily on the first :meth:`DataSet.next_batch`), so a given ``seed`` yields
 the same batches as TF 1.15. Obtaining and verifying the files is
-:mod:`tf1mem.fetch`'s job (sources, checksums, atomic writes); unlike TF1, every
+:mod:`tf1mem.data.fetch`'s job (sources, checksums, atomic writes); unlike TF1, every
 file is verified before use.
 
 TensorFlow is not imported here. ``dtype`` may be a TF dtype (anything with
@@ -16,14 +16,12 @@ delegates to ``tf.compat.v1.get_seed`` only when TensorFlow is already imported.
 from __future__ import annotations
 
 import collections
-import gzip
 import sys
-import zlib
 from typing import Optional
 
 import numpy
 
-from tf1mem import fetch
+from tf1mem.data import fetch, idx
 from tf1mem.errors import DataError
 
 __all__ = [
@@ -49,8 +47,6 @@ Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
 
 _MAXINT32 = 2**31 - 1
 _DEFAULT_GRAPH_SEED = 87654321  # TF's seed when an op seed is set but no graph seed
-_IMAGES_MAGIC = 2051
-_LABELS_MAGIC = 2049
 _FAKE_EXAMPLES = 10000
 _INV_255 = numpy.float32(1.0 / 255.0)
 
@@ -118,58 +114,9 @@ def _image_dtype(dtype) -> numpy.dtype:
     return np_dtype
 
 
-def _read_u32(payload, offset: int, name: str) -> int:
-    if len(payload) < offset + 4:
-        raise DataError(f"{name}: ends inside its IDX header ({len(payload)} bytes); fetch it again.")
-    return int.from_bytes(payload[offset : offset + 4], "big")
-
-
-def _images_from_payload(payload: bytes, name: str) -> numpy.ndarray:
-    """Parses a decompressed IDX image payload.
-
-    Returns:
-        uint8 array of shape ``(N, rows, cols, 1)`` (read-only, sharing ``payload``).
-    """
-    magic = _read_u32(payload, 0, name)
-    if magic != _IMAGES_MAGIC:
-        raise ValueError("Invalid magic number %d in MNIST image file: %s" % (magic, name))
-    num, rows, cols = (_read_u32(payload, offset, name) for offset in (4, 8, 12))
-    size = num * rows * cols
-    if len(payload) < 16 + size:
-        raise DataError(
-            f"{name}: header says {num} images of {rows}x{cols}, {16 + size} bytes, "
-            f"but it has {len(payload)}; fetch it again."
-        )
-    data = numpy.frombuffer(payload, dtype=numpy.uint8, count=size, offset=16)
-    return data.reshape(num, rows, cols, 1)
-
-
-def _labels_from_payload(payload: bytes, name: str, one_hot: bool, num_classes: int) -> numpy.ndarray:
-    """Parses a decompressed IDX label payload.
-
-    Returns:
-        uint8 array ``(N,)``, or float64 ``(N, num_classes)`` when ``one_hot``.
-    """
-    magic = _read_u32(payload, 0, name)
-    if magic != _LABELS_MAGIC:
-        raise ValueError("Invalid magic number %d in MNIST label file: %s" % (magic, name))
-    num = _read_u32(payload, 4, name)
-    if len(payload) < 8 + num:
-        raise DataError(
-            f"{name}: header says {num} labels, {8 + num} bytes, but it has {len(payload)}; "
-            "fetch it again."
-        )
-    labels = numpy.frombuffer(payload, dtype=numpy.uint8, count=num, offset=8)
+def _labels(payload: bytes, name: str, one_hot: bool, num_classes: int) -> numpy.ndarray:
+    labels = idx.parse_labels(payload, name)
     return dense_to_one_hot(labels, num_classes) if one_hot else labels
-
-
-def _gunzip_fileobj(f) -> bytes:
-    name = getattr(f, "name", f)
-    try:
-        with gzip.GzipFile(fileobj=f) as stream:
-            return stream.read()
-    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
-        raise DataError(f"{name}: not a complete gzip file ({exc}); fetch it again.") from exc
 
 
 def extract_images(f) -> numpy.ndarray:
@@ -186,7 +133,7 @@ def extract_images(f) -> numpy.ndarray:
         DataError: the gzip stream or the IDX data is truncated.
     """
     print("Extracting", f.name)
-    return _images_from_payload(_gunzip_fileobj(f), f.name)
+    return idx.parse_images(idx.gunzip_fileobj(f), f.name)
 
 
 def extract_labels(f, one_hot: bool = False, num_classes: int = 10) -> numpy.ndarray:
@@ -205,7 +152,7 @@ def extract_labels(f, one_hot: bool = False, num_classes: int = 10) -> numpy.nda
         DataError: the gzip stream or the IDX data is truncated.
     """
     print("Extracting", f.name)
-    return _labels_from_payload(_gunzip_fileobj(f), f.name, one_hot, num_classes)
+    return _labels(idx.gunzip_fileobj(f), f.name, one_hot, num_classes)
 
 
 def dense_to_one_hot(labels_dense: numpy.ndarray, num_classes: int) -> numpy.ndarray:
@@ -362,7 +309,7 @@ def read_data_sets(
     """Loads MNIST into ``Datasets(train, validation, test)``, fetching what is missing.
 
     Each file is taken from ``train_dir`` (created if missing) or fetched and
-    verified by :mod:`tf1mem.fetch`; as in TF1 it prints
+    verified by :mod:`tf1mem.data.fetch`; as in TF1 it prints
     ``Successfully downloaded NAME SIZE bytes.`` for a file it placed and
     ``Extracting PATH`` for each file.
 
@@ -376,7 +323,7 @@ def read_data_sets(
         seed: op-level seed for the shuffles (see :class:`DataSet`).
         source_url: mirror URL prefix; empty means :data:`DEFAULT_SOURCE_URL`.
         checksums: keyword-only; ``{file name: sha256 of the decompressed payload}``
-            overriding the checksum policy of :mod:`tf1mem.fetch`.
+            overriding the checksum policy of :mod:`tf1mem.data.fetch`.
         progress: keyword-only; True/False forces the download bar on/off; None
             shows it when stderr is a terminal.
 
@@ -407,10 +354,10 @@ def read_data_sets(
             print("Extracting", got.path)
             return got.payload, got.path
 
-        train_images = _images_from_payload(*load(TRAIN_IMAGES))
-        train_labels = _labels_from_payload(*load(TRAIN_LABELS), one_hot, 10)
-        test_images = _images_from_payload(*load(TEST_IMAGES))
-        test_labels = _labels_from_payload(*load(TEST_LABELS), one_hot, 10)
+        train_images = idx.parse_images(*load(TRAIN_IMAGES))
+        train_labels = _labels(*load(TRAIN_LABELS), one_hot, 10)
+        test_images = idx.parse_images(*load(TEST_IMAGES))
+        test_labels = _labels(*load(TEST_LABELS), one_hot, 10)
 
     if not 0 <= validation_size <= len(train_images):
         raise ValueError(

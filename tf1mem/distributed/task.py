@@ -1,21 +1,12 @@
-"""One task of a data-parallel cluster: its gRPC server, and what a ps or worker does.
+"""One task of a data-parallel cluster: what a ps or worker process does.
 
 This module owns everything that happens inside ONE task process of
-``python -m tf1mem.cluster`` (the launcher, :mod:`tf1mem.cluster`, owns starting,
-watching and restarting them):
+``python -m tf1mem.cluster`` (:mod:`tf1mem.distributed.launcher` owns starting,
+watching and restarting them; :mod:`tf1mem.distributed.servers` starting the gRPC
+server and waiting for peers):
 
-- :func:`free_ports` and :func:`port_busy`: choosing and checking ports (also
-  used by :mod:`tf1mem.two_task`).
-- :func:`start_server`: a ``tf.compat.v1.train.Server`` for a task, turning
-  "address already in use" into a :class:`ClusterError` naming the port (after
-  retrying for a while, for a restarted task).
 - :func:`die_with_launcher`: a task started by the launcher ends when it does,
   even when the launcher is SIGKILLed.
-- (Loopback-only binding of the servers is :mod:`tf1mem.loopback`'s: the
-  launcher starts task processes under it.)
-- :func:`wait_for_peers`: a bounded wait for every peer's port to accept TCP
-  connections, so a peer that never comes up is a :class:`ClusterError`, not a
-  hang inside ``CreateSession``.
 - :func:`run_ps` and :func:`run_worker`: between-graph replication of the
   softmax model from :mod:`tf1mem.models` (variables on ps through
   ``replica_device_setter``, each worker on its own shard of the training set,
@@ -27,14 +18,14 @@ import dataclasses
 import json
 import os
 import signal
-import socket
 import sys
 import time
-from typing import List, Mapping, Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
 from tf1mem import _atomic
+from tf1mem.distributed.servers import wait_for_peers
 from tf1mem.errors import ClusterError
 
 __all__ = [
@@ -42,67 +33,14 @@ __all__ = [
     "TaskSpec",
     "TrainSpec",
     "WorkerResult",
-    "free_ports",
-    "port_busy",
     "die_with_launcher",
-    "start_server",
-    "wait_for_peers",
     "run_ps",
     "run_worker",
 ]
 
-# --------------------------------------------------------------------------------
-# Servers and peers
-
-
 # The launcher puts its pid here; a task that sees it dies with the launcher.
 LAUNCHER_PID_ENV_VAR = "TF1MEM_LAUNCHER_PID"
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-
-
-def _port_of(address: str) -> int:
-    return int(address.rsplit(":", 1)[1])
-
-
-def free_ports(n: int, host: str = "127.0.0.1") -> List[int]:
-    """``n`` distinct ports that were free a moment ago (the kernel's choice).
-
-    They are held together while chosen, so they differ, then released for the
-    servers: another process may take one in between (see :func:`start_server`'s
-    ``retry_seconds``).
-    """
-    socks = []
-    try:
-        for _ in range(n):
-            s = socket.socket()
-            socks.append(s)
-            s.bind((host, 0))
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
-def port_busy(port: int) -> Optional[str]:
-    """Why TensorFlow could not listen on ``port`` now (the OS's words), or None.
-
-    TensorFlow binds the wildcard address, so that is what must be free: the
-    dual-stack ``[::]`` where the host has IPv6, else ``0.0.0.0``. SO_REUSEADDR,
-    as gRPC sets it: a port in TIME_WAIT from an earlier run is usable.
-    """
-    try:
-        s = socket.socket(socket.AF_INET6)
-        wildcard = "::"
-    except OSError:  # IPv6 switched off in this kernel or namespace
-        s = socket.socket(socket.AF_INET)
-        wildcard = "0.0.0.0"
-    with s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((wildcard, port))
-        except OSError as exc:
-            return exc.strerror or str(exc)
-    return None
 
 
 def die_with_launcher(launcher_pid: int) -> None:
@@ -124,77 +62,6 @@ def die_with_launcher(launcher_pid: int) -> None:
         pass
     if os.getppid() != launcher_pid:
         os._exit(128 + int(signal.SIGTERM))  # as if the signal had arrived
-
-
-def start_server(cluster: Mapping[str, Sequence[str]], job_name: str, task_index: int,
-                 config=None, retry_seconds: float = 0.0):
-    """Starts this task's ``tf.compat.v1.train.Server``.
-
-    Args:
-      cluster: job name -> list of ``host:port`` (the ClusterSpec as a dict).
-      job_name, task_index: which task this process is.
-      config: optional ``ConfigProto`` for the server's sessions.
-      retry_seconds: keep trying this long while the port is taken. The launcher
-        gives a restarted task a few seconds: its port was chosen free at the
-        start of the run, and may be held for a moment by another process since.
-
-    Returns:
-      The started server.
-
-    Raises:
-      ClusterError: the task's port is in use (naming it and ``--port-base 0``).
-    """
-    import tensorflow as tf  # imported on first use: tf1mem does no work at import
-
-    address = cluster[job_name][task_index]
-    port = _port_of(address)
-    deadline = time.monotonic() + retry_seconds
-    while True:
-        try:
-            return tf.compat.v1.train.Server(tf.train.ClusterSpec(dict(cluster)),
-                                             job_name=job_name, task_index=task_index,
-                                             config=config, start=True)
-        except tf.errors.OpError as exc:
-            # A failed start leaves nothing behind, so trying again is safe.
-            if time.monotonic() < deadline:
-                time.sleep(0.5)
-                continue
-            tried = f" (tried for {retry_seconds:g} s)" if retry_seconds > 0 else ""
-            raise ClusterError(
-                f"cannot start the gRPC server for /job:{job_name}/task:{task_index} on "
-                f"port {port} ({address}){tried}: {exc.message.strip()}. The port is "
-                f"probably in use; free it, choose another --port-base, or pass "
-                f"--port-base 0 to pick free ports.") from None
-
-
-def wait_for_peers(addresses: Mapping[str, str], timeout: float) -> None:
-    """Waits until every address accepts a TCP connection, at most ``timeout`` s.
-
-    Args:
-      addresses: task name (e.g. ``/job:ps/task:0``) -> ``host:port``.
-      timeout: seconds in all.
-
-    Raises:
-      ClusterError: naming each task that did not come up, and the flag to raise.
-    """
-    deadline = time.monotonic() + timeout
-    pending = dict(addresses)
-    while pending:
-        for task, address in list(pending.items()):
-            host, port = address.rsplit(":", 1)
-            try:
-                with socket.create_connection((host.strip("[]"), int(port)), timeout=1.0):
-                    del pending[task]
-            except OSError:
-                pass
-        if not pending:
-            return
-        if time.monotonic() >= deadline:
-            names = ", ".join(f"{t} at {a}" for t, a in sorted(pending.items()))
-            raise ClusterError(
-                f"peer(s) never came up within --startup-timeout {timeout:g} s: {names}. "
-                "Start them, check the host:port lists, or raise --startup-timeout.")
-        time.sleep(0.2)
 
 
 # --------------------------------------------------------------------------------
@@ -232,7 +99,7 @@ class TrainSpec:
       steps: global steps to train in all (StopAtStepHook's last_step).
       batch_size: examples per worker step.
       learning_rate: gradient-descent step size.
-      data_dir: MNIST folder for :func:`tf1mem.input_data.read_data_sets`.
+      data_dir: MNIST folder for :func:`tf1mem.data.input_data.read_data_sets`.
       checkpoint_dir: the chief's checkpoint folder (it restores from it); None on
         the other workers, which do not use it.
       sync: SyncReplicasOptimizer (aggregating one gradient per worker) if True.
@@ -344,7 +211,8 @@ def run_worker(server, task: TaskSpec, train: TrainSpec, out=None) -> WorkerResu
       ClusterError: a peer or the chief did not come up within the startup timeout.
     """
     import tensorflow as tf  # imported on first use
-    from tf1mem import input_data, models
+    from tf1mem import models
+    from tf1mem.data import input_data
 
     out = sys.stdout if out is None else out
     v1 = tf.compat.v1

@@ -35,8 +35,9 @@ __all__ = [
 ]
 
 LOOPBACK_ENV_VAR = "TF1MEM_LOOPBACK_ONLY"
+_COMPILE_TIMEOUT_S = 120
 # The folder holding the tf1mem package, so child processes import this copy.
-_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 REMOTE_WARNING = (
     "WARNING: TensorFlow's gRPC server executes any graph it is sent, with no "
@@ -98,7 +99,9 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len) {
 
 def _shim_path() -> str:
     digest = hashlib.sha256(_SHIM_SOURCE.encode()).hexdigest()[:16]
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    cache = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(cache):  # the XDG spec: relative values are to be ignored
+        cache = os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(cache, "tf1mem", f"loopback-bind-{digest}.so")
 
 
@@ -114,19 +117,32 @@ def _build_shim() -> str:
             "0.0.0.0, and building tf1mem's bind shim needs a C compiler (cc/gcc, or "
             "$CC). Install one, or pass --allow-remote on an isolated, trusted network.")
     folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        src = os.path.join(tmp, "shim.c")
-        out = os.path.join(tmp, "shim.so")
-        with open(src, "w") as f:
-            f.write(_SHIM_SOURCE)
-        proc = subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", out, src, "-ldl"],
-                              capture_output=True, text=True, timeout=120)
-        if proc.returncode != 0:
-            raise ClusterError(
-                f"building the loopback bind shim with {compiler} failed:\n{proc.stderr}"
-                "\nFix the compiler, or pass --allow-remote on a trusted network.")
-        os.replace(out, path)
+    advice = "Fix the compiler, or pass --allow-remote on an isolated, trusted network."
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            src = os.path.join(tmp, "shim.c")
+            out = os.path.join(tmp, "shim.so")
+            with open(src, "w") as f:
+                f.write(_SHIM_SOURCE)
+            proc = subprocess.run(
+                [compiler, "-shared", "-fPIC", "-O2", "-o", out, src, "-ldl"],
+                capture_output=True, text=True, timeout=_COMPILE_TIMEOUT_S,
+                stdin=subprocess.DEVNULL)
+            if proc.returncode != 0:
+                raise ClusterError(
+                    f"building the loopback bind shim with {compiler} failed:\n"
+                    f"{proc.stderr}\n{advice}")
+            os.replace(out, path)
+    except subprocess.TimeoutExpired:
+        raise ClusterError(
+            f"building the loopback bind shim with {compiler} did not finish within "
+            f"{_COMPILE_TIMEOUT_S} s. {advice}") from None
+    except OSError as exc:
+        raise ClusterError(
+            f"cannot build the loopback bind shim into {folder} with {compiler}: {exc}. "
+            f"Make that folder writable (or set XDG_CACHE_HOME to another absolute "
+            f"path), or pass --allow-remote on an isolated, trusted network.") from None
     return path
 
 

@@ -1,7 +1,7 @@
 """Obtaining and verifying the four MNIST files (or another IDX data set's).
 
 This module owns getting ``train-images-idx3-ubyte.gz`` and its three siblings into
-a folder, intact; :mod:`tf1mem.input_data` owns turning them into arrays. Nothing
+a folder, intact; :mod:`tf1mem.data.input_data` owns turning them into arrays. Nothing
 here runs at import time: fetching starts only when :meth:`Fetcher.fetch` is called.
 
 Sources, tried in this order for each file:
@@ -75,8 +75,9 @@ import zlib
 from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence
 
+from tf1mem import _atomic
 from tf1mem._atomic import atomic_write as _atomic_write
-from tf1mem._atomic import move_aside as _move_aside
+from tf1mem.data import idx
 from tf1mem.errors import ChecksumError, DataError, FetchError
 
 __all__ = [
@@ -91,6 +92,8 @@ __all__ = [
     "RETRY_DELAYS_S",
     "Fetched",
     "Fetcher",
+    "fetch_all",
+    "move_aside",
     "default_cache_dir",
     "payload_name",
     "read_sha256sums",
@@ -128,8 +131,6 @@ RETRY_DELAYS_S = (1, 2, 4, 8, 16)
 
 _NPM_TIMEOUT_S = 300
 _CHUNK = 1 << 20
-_IMAGES_MAGIC = 2051
-_LABELS_MAGIC = 2049
 _ORIGIN_TOFU = "no known checksum (trust on first use)"
 _MISSING = object()
 
@@ -229,7 +230,7 @@ def verify_payload(
     """
     where = where or name
     pname = payload_name(os.path.basename(name))
-    _check_idx_structure(pname, payload, where)
+    idx.check_structure(pname, payload, where)
     digest = hashlib.sha256(payload).hexdigest()
     if expected_sha256 is None:
         return digest
@@ -251,48 +252,56 @@ def _is_hex(text: str) -> bool:
     return all(c in "0123456789abcdef" for c in text)
 
 
-def _check_idx_structure(pname: str, payload: bytes, where: str) -> None:
-    """Raises DataError unless ``payload`` is a complete IDX file fitting ``pname``."""
-    if len(payload) < 4:
-        raise DataError(f"{where}: only {len(payload)} bytes, too short for an IDX header.")
-    magic = int.from_bytes(payload[:4], "big")
-    if "idx3" in pname:
-        expected_magic, kind = _IMAGES_MAGIC, "image"
-    elif "idx1" in pname:
-        expected_magic, kind = _LABELS_MAGIC, "label"
-    else:
-        expected_magic, kind = None, "IDX"
-    if expected_magic is not None and magic != expected_magic:
-        raise DataError(
-            f"Invalid magic number {magic} in MNIST {kind} file: {where} "
-            f"(expected {expected_magic})."
-        )
-    if magic >> 16 != 0 or (magic >> 8) & 0xFF != 0x08 or not 1 <= magic & 0xFF <= 4:
-        raise DataError(
-            f"{where}: magic number {magic} is not that of an unsigned-byte IDX file "
-            "(0x0801..0x0804)."
-        )
-    ndim = magic & 0xFF
-    header = 4 + 4 * ndim
-    if len(payload) < header:
-        raise DataError(f"{where}: {len(payload)} bytes, shorter than its {header}-byte header.")
-    dims = [int.from_bytes(payload[4 + 4 * i : 8 + 4 * i], "big") for i in range(ndim)]
-    count = 1
-    for d in dims:
-        count *= d
-    if len(payload) != header + count:
-        raise DataError(
-            f"{where}: header says {dims[0]} items of shape {tuple(dims[1:])}, i.e. "
-            f"{header + count} bytes, but the decompressed payload has {len(payload)} bytes."
-        )
-
-
 def _gunzip(path: Path) -> bytes:
     """Reads and decompresses a whole ``.gz`` file; DataError if it is incomplete."""
+    return idx.gunzip(path.read_bytes(), str(path))
+
+
+def move_aside(path: Path, name: Optional[str] = None, reason: object = "") -> str:
+    """Renames a rejected file ``NAME.corrupt-<UTC time>``; returns a note saying so.
+
+    Nothing is deleted: the user may want to look at what was rejected.
+
+    Args:
+      path: the file to move.
+      name: NAME when it differs from ``path``'s own (a rejected temp file).
+      reason: why it is rejected, for the log line.
+    """
+    name = name or path.name
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = path.with_name(f"{name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{name}.corrupt-{stamp}-{n}")
+        n += 1
     try:
-        return gzip.decompress(path.read_bytes())
-    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
-        raise DataError(f"{path}: not a complete gzip file ({exc}).") from exc
+        os.rename(path, target)
+    except OSError as exc:
+        return f"(could not move it aside: {exc})"
+    _log.warning("%s rejected (%s); moved aside to %s", path, reason, target.name)
+    return f"(moved aside to {target.name})"
+
+
+def fetch_all(train_dir: os.PathLike | str, filenames: Sequence[str] = MNIST_FILES,
+              **fetcher_options) -> list:
+    """Fetches and verifies each of ``filenames`` into ``train_dir``; returns them.
+
+    For a caller that needs the files in place before it starts others that read
+    them (the cluster launcher): one fetch, not one per process.
+
+    Args:
+      train_dir: the data folder.
+      filenames: the files (default: the four MNIST files).
+      **fetcher_options: :class:`Fetcher`'s keyword arguments.
+
+    Returns:
+      A list of :class:`Fetched`, in the order of ``filenames``.
+
+    Raises:
+      FetchError, DataError: as :meth:`Fetcher.fetch`.
+    """
+    with Fetcher(train_dir, **fetcher_options) as fetcher:
+        return [fetcher.fetch(name) for name in filenames]
 
 
 def _is_timeout(exc: BaseException) -> bool:
@@ -403,7 +412,7 @@ class Fetcher:
                 ]
             lines.append(f"{digest}  {pname}")
             text = "\n".join(lines) + "\n"
-            _atomic_write(sums_path, lambda f: f.write(text.encode("utf-8")))
+            _atomic.write_text(sums_path, text)
         except OSError as exc:
             _log.warning("could not record the sha256 of %s into %s: %s", pname, sums_path, exc)
 
@@ -442,12 +451,13 @@ class Fetcher:
             ) from exc
 
         # 1. The file already in train_dir.
+        _check_is_file(dest, filename)
         if dest.exists():
             try:
                 payload = _gunzip(dest)
                 digest = check(payload, str(dest))
             except DataError as exc:
-                tried.append((str(dest), f"rejected: {exc} {_move_aside(dest, reason=exc)}"))
+                tried.append((str(dest), f"rejected: {exc} {move_aside(dest, reason=exc)}"))
             else:
                 if expected is None:
                     self._record_first_use(pname, digest)
@@ -495,7 +505,7 @@ class Fetcher:
             payload = _gunzip(cached)
             check(payload, str(cached))
         except DataError as exc:
-            raise DataError(f"{exc} {_move_aside(cached, reason=exc)}") from exc
+            raise DataError(f"{exc} {move_aside(cached, reason=exc)}") from exc
         _atomic_write(dest, lambda f: _copy_into(cached, f))
         return payload
 
@@ -505,8 +515,12 @@ class Fetcher:
         verified = []
 
         def check_download(tmp: Path) -> None:
-            payload = _gunzip(tmp)
-            check(payload, url)
+            try:
+                payload = _gunzip(tmp)
+                check(payload, url)
+            except DataError as exc:
+                # A complete but bad download is kept for inspection, never used.
+                raise DataError(f"{exc} {move_aside(tmp, dest.name, exc)}") from exc
             verified.append(payload)
 
         try:
@@ -618,12 +632,28 @@ class Fetcher:
         return "\n".join(lines)
 
 
+def _check_is_file(dest: Path, filename: str) -> None:
+    """DataError unless ``dest`` is absent or a readable regular file.
+
+    Something else there (a folder, a file this user cannot read) is the user's:
+    it is neither used nor moved, and the message says what to do.
+    """
+    if dest.is_dir():
+        raise DataError(
+            f"{dest} is a folder, where the data file {filename} should be; move it "
+            "away (tf1mem then fetches the file there), or pass another data folder.")
+    if dest.exists() and not os.access(dest, os.R_OK):
+        raise DataError(
+            f"{dest} cannot be read by this user; fix its permissions (chmod u+r), or "
+            "pass another data folder.")
+
+
 class _NotThere(Exception):
     """A source does not have the file (or is unavailable); try the next one."""
 
 
 def _progress_bar(filename: str, total: Optional[int], progress: Optional[bool]):
-    from tqdm import tqdm  # imported on use: keeps `import tf1mem.fetch` cheap
+    from tqdm import tqdm  # imported on use: keeps `import tf1mem.data.fetch` cheap
 
     return tqdm(
         total=total,

@@ -4,7 +4,7 @@ This module owns the mapping table and nothing else: which ``tf.contrib.X`` name
 resolve to a maintained implementation (``slim``, ``layers`` and ``framework`` to
 tf-slim, ``rnn`` to TF's v1 RNN cells, ``data`` to ``tf.data.experimental``, ...),
 and, for everything else, the error that says the API was removed with TF 2 and
-what replaces it. :mod:`tf1mem.shim` builds the ``tensorflow.contrib`` modules from
+what replaces it. :mod:`tf1mem.compat.shim` builds the ``tensorflow.contrib`` modules from
 it. Nothing here imports TensorFlow at import time.
 """
 

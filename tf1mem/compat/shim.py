@@ -4,18 +4,18 @@ While installed:
 
 - ``import tensorflow`` in *user code* (the ``__main__`` script and any module whose
   file lies outside the interpreter's stdlib and site-packages) gives a module that
-  is ``tf.compat.v1`` plus ``tf.contrib`` (see :mod:`tf1mem.contrib`); third-party
+  is ``tf.compat.v1`` plus ``tf.contrib`` (see :mod:`tf1mem.compat.contrib`); third-party
   libraries importing tensorflow keep the real TF 2 module, and
   ``sys.modules["tensorflow"]`` is never replaced.
 - ``tensorflow.examples.tutorials.mnist`` (``input_data`` and ``mnist``) and
-  ``tensorflow.contrib.*`` import, from :mod:`tf1mem.input_data`,
-  :mod:`tf1mem.tutorial_mnist`, tf-slim and TF's v1 modules.
+  ``tensorflow.contrib.*`` import, from :mod:`tf1mem.data.input_data`,
+  :mod:`tf1mem.compat.tutorial_mnist`, tf-slim and TF's v1 modules.
 - TF 2 behaviour is disabled (graph mode, as in TF 1.x); a script may still call
   ``tf.enable_eager_execution()`` first thing, as in TF 1.x.
 - ``TF_USE_LEGACY_KERAS=1`` is set, so ``tf.layers`` and tf-slim layers work with
   tf-keras (it must be set before TensorFlow first resolves Keras).
 - every Session is noted for the GPU-options-ignored warning and, optionally, gets
-  the given config options and a placement report (see :mod:`tf1mem.session_hooks`).
+  the given config options and a placement report (see :mod:`tf1mem.compat.session_hooks`).
 - while ``tensorflow.contrib`` or ``tensorflow.examples`` has been imported, Python
   also sets it as an attribute of the real ``tensorflow`` module (uninstall removes
   it): third-party code testing ``hasattr(tf, "contrib")`` sees it meanwhile.
@@ -44,7 +44,8 @@ import threading
 import types
 import warnings
 
-from tf1mem import contrib, errors
+from tf1mem import errors
+from tf1mem.compat import contrib
 
 __all__ = [
     "LEGACY_KERAS_ENV",
@@ -59,10 +60,10 @@ LEGACY_KERAS_ENV = "TF_USE_LEGACY_KERAS"
 
 # Full module name -> the real module it stands for.
 _MODULE_ALIASES = {
-    "tensorflow.examples.tutorials.mnist.input_data": "tf1mem.input_data",
-    "tensorflow.examples.tutorials.mnist.mnist": "tf1mem.tutorial_mnist",
-    "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf1mem.input_data",
-    "tensorflow.contrib.learn.datasets.mnist": "tf1mem.input_data",
+    "tensorflow.examples.tutorials.mnist.input_data": "tf1mem.data.input_data",
+    "tensorflow.examples.tutorials.mnist.mnist": "tf1mem.compat.tutorial_mnist",
+    "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf1mem.data.input_data",
+    "tensorflow.contrib.learn.datasets.mnist": "tf1mem.data.input_data",
 }
 _VIRTUAL_ROOTS = ("tensorflow.contrib", "tensorflow.examples")
 _LOCK = threading.RLock()
@@ -184,7 +185,7 @@ def _library_roots():
         # Any other install folder too: venvs, `pip install --target`, distro Pythons.
         roots.update(p for p in sys.path
                      if os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages"))
-        roots.add(os.path.dirname(os.path.abspath(__file__)))  # tf1mem itself
+        roots.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tf1mem itself
         _LIBRARY_ROOTS = tuple(sorted(os.path.realpath(r) + os.sep for r in roots if r))
     return _LIBRARY_ROOTS
 
@@ -382,7 +383,26 @@ def _disable_v2(state):
         state.undo.append(restore)
 
 
-def install(*, session_options=None, force_config=False, placement_report=None):
+def _install_server_guard(state, reason):
+    """Makes ``tf.train.Server(...)`` raise ClusterError(reason): servers fail closed."""
+    from tensorflow.python.training import server_lib
+
+    original = server_lib.Server.__init__
+
+    def __init__(self, *args, **kwargs):
+        raise errors.ClusterError(reason)
+
+    __init__.__wrapped__ = original
+    server_lib.Server.__init__ = __init__
+
+    def restore():
+        server_lib.Server.__init__ = original
+
+    state.undo.append(restore)
+
+
+def install(*, session_options=None, force_config=False, placement_report=None,
+            forbid_servers=None):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -392,6 +412,9 @@ def install(*, session_options=None, force_config=False, placement_report=None):
       placement_report: a path; every session run's node -> device placement is
         collected and written there (``.csv`` or ``.json``) by :func:`uninstall`
         or :func:`write_placement_report`.
+      forbid_servers: None, or why no gRPC server may start in this process (e.g.
+        it could not be kept on loopback): every ``tf.train.Server(...)`` then
+        raises :class:`tf1mem.ClusterError` with this text, at the caller's line.
 
     Returns:
       The module ``import tensorflow`` now gives user code.
@@ -400,10 +423,10 @@ def install(*, session_options=None, force_config=False, placement_report=None):
       ShimError: the shim is installed already with other options.
     """
     global _STATE
-    options = (session_options, bool(force_config), placement_report)
+    options = (session_options, bool(force_config), placement_report, forbid_servers)
     with _LOCK:
         if _STATE is not None:
-            if options != (None, False, None) and options != _STATE.options:
+            if options != (None, False, None, None) and options != _STATE.options:
                 raise errors.ShimError(
                     f"tf1mem's shim is installed already with other options "
                     f"({_STATE.options!r}); call tf1mem.uninstall() first.")
@@ -423,7 +446,7 @@ def install(*, session_options=None, force_config=False, placement_report=None):
             _install_internal_aliases(state)
             _install_finder(state)
             state.proxy = _TF1Module(real_tf)
-            from tf1mem import session_hooks
+            from tf1mem.compat import session_hooks
 
             # Always: even with no options, every session is noted, so that GPU
             # options coming too late to take effect are warned about.
@@ -431,6 +454,8 @@ def install(*, session_options=None, force_config=False, placement_report=None):
                 session_options, force=force_config, placement=bool(placement_report))
             state.session_hooks.install()
             state.undo.append(state.session_hooks.uninstall)
+            if forbid_servers is not None:
+                _install_server_guard(state, forbid_servers)
             _install_import_hook(state)
         except BaseException:
             _run_undo(state)

@@ -141,7 +141,7 @@ def format_table(rows: Iterable[PlacementRow]) -> str:
     return "\n".join(lines)
 
 
-def write_report(path, rows_by_run: Mapping[str, Sequence[PlacementRow]]) -> None:
+def write_report(path, runs) -> None:
     """Writes placement rows to ``path`` as CSV or JSON, chosen by its extension.
 
     CSV has columns ``run,node,op,device``; JSON is an object mapping each run's
@@ -150,11 +150,19 @@ def write_report(path, rows_by_run: Mapping[str, Sequence[PlacementRow]]) -> Non
 
     Args:
       path: a path ending in ``.csv`` or ``.json`` (any case).
-      rows_by_run: run label (e.g. ``"step 1"``) -> rows of that run.
+      runs: ``(run label, rows)`` pairs in order, or a mapping of label to rows.
+        Labels must be unique: two runs under one label would merge in JSON.
 
     Raises:
       UsageError: the extension is neither ``.csv`` nor ``.json``.
+      ValueError: two runs share a label.
     """
+    pairs = list(runs.items()) if isinstance(runs, Mapping) else list(runs)
+    labels = [label for label, _ in pairs]
+    if len(set(labels)) != len(labels):
+        twice = sorted({label for label in labels if labels.count(label) > 1})
+        raise ValueError(f"placement report {path!r}: run label(s) {twice} used twice")
+    rows_by_run = dict(pairs)
     path = os.fspath(path)
     ext = os.path.splitext(path)[1].lower()
     if ext == ".csv":

@@ -1,0 +1,165 @@
+"""Running a script or module as ``python`` would, under the TF1 shim.
+
+:func:`run_script` is what ``python -m tf1mem.run`` does once its flags are parsed:
+the script runs as ``__main__`` with ``sys.argv == [SCRIPT, *ARGS]`` and its own
+folder first on ``sys.path`` (``-m MODULE``: the current folder), exactly as
+``python SCRIPT`` would; a folder or zip file with a ``__main__.py`` runs that.
+Exit status, ``sys.exit`` codes, uncaught exceptions (traceback from the script's own
+frames, through ``sys.excepthook``) and output are those of ``python SCRIPT``, with
+python's one-line messages for a folder without ``__main__.py`` and a module that
+does not exist.
+"""
+
+import os
+import sys
+
+from tf1mem import errors
+
+__all__ = ["PRELOAD", "run_script"]
+
+# Modules the shim reaches lazily. They are imported before sys.path[0] becomes the
+# script's folder, so that tf1mem still imports when it is not installed.
+PRELOAD = ("tf1mem.compat.shim", "tf1mem.compat.contrib", "tf1mem.config",
+           "tf1mem.data.input_data", "tf1mem.data.fetch", "tf1mem.data.idx",
+           "tf1mem.compat.tutorial_mnist", "tf1mem.compat.session_hooks",
+           "tf1mem.observe.placement")
+
+
+def _user_traceback(tb, path):
+    """The traceback from the first frame in the user's script (or all of it)."""
+    path = os.path.realpath(path) if path else None
+    start = tb
+    while start is not None:
+        if path is None or os.path.realpath(start.tb_frame.f_code.co_filename) == path:
+            return start
+        start = start.tb_next
+    return tb
+
+
+def _raised_by_lookup(exc):
+    """Whether an ImportError came from finding the -m module, not from running it.
+
+    runpy raises the same ImportError type for "No module named X" as the module's
+    own code may; only a lookup error has no frame outside runpy and importlib.
+    """
+    import runpy
+
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename != runpy.__file__ and not filename.startswith("<frozen") \
+                and filename != __file__:
+            return False
+        tb = tb.tb_next
+    return True
+
+
+def _check_target(opts):
+    """SystemExit(1) with python's own line for what ``python`` would not run.
+
+    A folder without ``__main__.py``; a ``-m`` module whose top-level package does
+    not exist (looked up without executing anything: a package's ``__init__`` must
+    only run under the shim). Deeper misses are reported by runpy, after the install.
+    """
+    import importlib.util
+
+    if opts.script is not None:
+        path = os.path.abspath(opts.script)
+        if os.path.isdir(path) and not os.path.isfile(os.path.join(path, "__main__.py")):
+            print(f"{sys.executable}: can't find '__main__' module in {path!r}",
+                  file=sys.stderr)
+            raise SystemExit(1)
+        return
+    top = opts.module.split(".")[0]
+    saved = sys.path[0] if sys.path else None
+    if sys.path:
+        sys.path[0] = os.getcwd()  # where python -m looks first
+    try:
+        found = importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        found = True  # let runpy report it, with python's words
+    finally:
+        if saved is not None:
+            sys.path[0] = saved
+    if not found:
+        if top == opts.module:
+            message = f"No module named {opts.module}"
+        else:
+            message = (f"Error while finding module specification for {opts.module!r} "
+                       f"(ModuleNotFoundError: No module named {top!r})")
+        print(f"{sys.executable}: {message}", file=sys.stderr)
+        raise SystemExit(1)
+
+
+def run_script(opts, *, forbid_servers=None):
+    """Runs the script of ``opts`` under the shim; returns or raises as it does.
+
+    Args:
+      opts: a :class:`tf1mem.run.RunOptions` (script or module, args, session
+        options, force_config, placement_report, seed).
+      forbid_servers: None, or why the script's ``tf.train.Server`` must fail
+        (see :func:`tf1mem.compat.shim.install`); such an error ends the run with
+        its traceback and the error's exit code (4 for a cluster error).
+
+    Uncaught exceptions other than SystemExit and KeyboardInterrupt are printed
+    through ``sys.excepthook`` with the traceback from the script's own frames, and
+    turn into ``SystemExit(1)``, as with ``python SCRIPT``.
+
+    Raises:
+      ShimError: the shim cannot be installed.
+    """
+    import importlib
+    import runpy
+
+    from tf1mem.compat import shim
+
+    # What python refuses before running anything, refused the same way, before
+    # TensorFlow is imported (its start-up log would otherwise come first).
+    _check_target(opts)
+    for name in PRELOAD:
+        importlib.import_module(name)
+    tf = shim.install(session_options=opts.session, force_config=opts.force_config,
+                      placement_report=opts.placement_report, forbid_servers=forbid_servers)
+    if opts.seed is not None:
+        tf.set_random_seed(opts.seed)
+    saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
+    try:
+        if opts.script is not None:
+            path = os.path.abspath(opts.script)
+            sys.argv = [opts.script, *opts.args]
+            sys.path[0] = os.path.dirname(os.path.realpath(path))
+            try:
+                runpy.run_path(path, run_name="__main__")
+            except (SystemExit, KeyboardInterrupt):
+                raise
+            except BaseException as exc:
+                user_tb = _user_traceback(exc.__traceback__, path)
+                # The default hook prints exc.__traceback__, whatever tb it is given.
+                sys.excepthook(type(exc), exc.with_traceback(user_tb), user_tb)
+                # A tf1mem error at the script's line (a server that must not start)
+                # keeps its documented exit code; anything else is python's 1.
+                raise SystemExit(errors.exit_code_for(exc)
+                                 if isinstance(exc, errors.Error) else 1) from None
+        else:
+            sys.argv = [opts.module, *opts.args]
+            sys.path[0] = os.getcwd()
+            try:
+                runpy.run_module(opts.module, run_name="__main__", alter_sys=True)
+            except (SystemExit, KeyboardInterrupt):
+                raise
+            except ImportError as exc:
+                if _raised_by_lookup(exc):
+                    # python -m prints runpy's message on one line and exits 1.
+                    print(f"{sys.executable}: {exc}", file=sys.stderr)
+                    raise SystemExit(1) from None
+                raise
+    finally:
+        if opts.placement_report:
+            try:
+                shim.write_placement_report(opts.placement_report)
+            except (OSError, errors.Error) as exc:  # keep the script's own exit status
+                print(f"tf1mem.run: could not write --placement-report "
+                      f"{opts.placement_report!r}: {exc}", file=sys.stderr)
+        sys.argv = saved_argv
+        if saved_path0 is not None:
+            sys.path[0] = saved_path0

@@ -1,0 +1,156 @@
+"""The IDX file format (MNIST's), gzip-compressed: decompress, check, parse.
+
+The one place that knows the format: a big-endian magic number ``0x0000TTNN`` (type
+``TT`` = 0x08 for unsigned bytes, ``NN`` dimensions), then ``NN`` big-endian uint32
+sizes, then the data. MNIST's image files are ``0x00000803`` = 2051 (three
+dimensions: count, rows, columns) and its label files ``0x00000801`` = 2049.
+
+:func:`gunzip` and :func:`check_structure` are the structural checks every file
+passes before it is used (:mod:`tf1mem.data.fetch`); :func:`parse_images` and
+:func:`parse_labels` turn a payload into arrays with the errors TF 1.15's loader
+raised (:mod:`tf1mem.data.input_data`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+
+import numpy
+
+from tf1mem.errors import DataError
+
+__all__ = [
+    "IMAGES_MAGIC",
+    "LABELS_MAGIC",
+    "gunzip",
+    "gunzip_fileobj",
+    "check_structure",
+    "parse_images",
+    "parse_labels",
+]
+
+IMAGES_MAGIC = 2051
+LABELS_MAGIC = 2049
+
+_GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
+
+
+def gunzip(data: bytes, where: str) -> bytes:
+    """Decompresses a whole gzip stream; DataError naming ``where`` unless complete.
+
+    A complete stream ends with its CRC and length, which gzip checks.
+    """
+    try:
+        return gzip.decompress(data)
+    except _GZIP_ERRORS as exc:
+        raise DataError(f"{where}: not a complete gzip file ({exc}); fetch it again.") from exc
+
+
+def gunzip_fileobj(f) -> bytes:
+    """:func:`gunzip` of an open binary file (named by its ``name``)."""
+    name = getattr(f, "name", f)
+    try:
+        with gzip.GzipFile(fileobj=f) as stream:
+            return stream.read()
+    except _GZIP_ERRORS as exc:
+        raise DataError(f"{name}: not a complete gzip file ({exc}); fetch it again.") from exc
+
+
+def _expected_magic(name: str):
+    if "idx3" in name:
+        return IMAGES_MAGIC, "image"
+    if "idx1" in name:
+        return LABELS_MAGIC, "label"
+    return None, "IDX"
+
+
+def check_structure(name: str, payload: bytes, where: str) -> tuple:
+    """Checks that ``payload`` is one complete unsigned-byte IDX file fitting ``name``.
+
+    Args:
+      name: the file's name; ``idx3``/``idx1`` in it fix the magic number expected.
+      payload: the decompressed bytes.
+      where: the file's location, for messages.
+
+    Returns:
+      The dimensions from the header, a tuple of int.
+
+    Raises:
+      DataError: too short, a magic number that is not unsigned-byte IDX or does
+        not fit the name, or a length that differs from what the header says.
+    """
+    if len(payload) < 4:
+        raise DataError(f"{where}: only {len(payload)} bytes, too short for an IDX header.")
+    magic = int.from_bytes(payload[:4], "big")
+    expected, kind = _expected_magic(name)
+    if expected is not None and magic != expected:
+        raise DataError(
+            f"Invalid magic number {magic} in MNIST {kind} file: {where} (expected {expected}).")
+    if magic >> 16 != 0 or (magic >> 8) & 0xFF != 0x08 or not 1 <= magic & 0xFF <= 4:
+        raise DataError(
+            f"{where}: magic number {magic} is not that of an unsigned-byte IDX file "
+            "(0x0801..0x0804).")
+    ndim = magic & 0xFF
+    header = 4 + 4 * ndim
+    if len(payload) < header:
+        raise DataError(f"{where}: {len(payload)} bytes, shorter than its {header}-byte header.")
+    dims = tuple(int.from_bytes(payload[4 + 4 * i:8 + 4 * i], "big") for i in range(ndim))
+    count = 1
+    for d in dims:
+        count *= d
+    if len(payload) != header + count:
+        raise DataError(
+            f"{where}: header says {dims[0]} items of shape {dims[1:]}, i.e. "
+            f"{header + count} bytes, but the decompressed payload has {len(payload)} bytes.")
+    return dims
+
+
+def _read_u32(payload, offset: int, name: str) -> int:
+    if len(payload) < offset + 4:
+        raise DataError(f"{name}: ends inside its IDX header ({len(payload)} bytes); fetch it again.")
+    return int.from_bytes(payload[offset:offset + 4], "big")
+
+
+def parse_images(payload: bytes, name: str) -> numpy.ndarray:
+    """Parses a decompressed IDX image payload, as TF 1.15's ``extract_images``.
+
+    Returns:
+      uint8 array of shape ``(N, rows, cols, 1)`` (read-only, sharing ``payload``).
+
+    Raises:
+      ValueError: the magic number is not 2051 (TF1's message).
+      DataError: the payload is shorter than its header says.
+    """
+    magic = _read_u32(payload, 0, name)
+    if magic != IMAGES_MAGIC:
+        raise ValueError("Invalid magic number %d in MNIST image file: %s" % (magic, name))
+    num, rows, cols = (_read_u32(payload, offset, name) for offset in (4, 8, 12))
+    size = num * rows * cols
+    if len(payload) < 16 + size:
+        raise DataError(
+            f"{name}: header says {num} images of {rows}x{cols}, {16 + size} bytes, "
+            f"but it has {len(payload)}; fetch it again.")
+    data = numpy.frombuffer(payload, dtype=numpy.uint8, count=size, offset=16)
+    return data.reshape(num, rows, cols, 1)
+
+
+def parse_labels(payload: bytes, name: str) -> numpy.ndarray:
+    """Parses a decompressed IDX label payload, as TF 1.15's ``extract_labels``.
+
+    Returns:
+      uint8 array ``(N,)`` (read-only, sharing ``payload``).
+
+    Raises:
+      ValueError: the magic number is not 2049 (TF1's message).
+      DataError: the payload is shorter than its header says.
+    """
+    magic = _read_u32(payload, 0, name)
+    if magic != LABELS_MAGIC:
+        raise ValueError("Invalid magic number %d in MNIST label file: %s" % (magic, name))
+    num = _read_u32(payload, 4, name)
+    if len(payload) < 8 + num:
+        raise DataError(
+            f"{name}: header says {num} labels, {8 + num} bytes, but it has {len(payload)}; "
+            "fetch it again.")
+    return numpy.frombuffer(payload, dtype=numpy.uint8, count=num, offset=8)
