@@ -168,3 +168,63 @@ def test_removed_apis_fail_clearly(tmp_path, statement, needle):
     assert needle in proc.stderr
     assert 'removed.py", line' in proc.stderr  # traceback points into the user's file
     assert "runpy" not in proc.stderr
+
+
+MODULES_ROUND_TRIP = r'''
+import builtins, importlib, json, sys
+import tensorflow as real_tf
+import tf1mem
+from tf1mem.compat import shim
+
+def snapshot():
+    return {"import": id(builtins.__import__),
+            "meta_path": [id(f) for f in sys.meta_path],
+            "path_hooks": [id(h) for h in sys.path_hooks],
+            # the finders of this (user) folder; library folders may be added meanwhile
+            "cache": sorted((k, type(f).__name__) for k, f in sys.path_importer_cache.items()
+                            if f is not None and k.startswith(sys.path[0]))}
+
+before = snapshot()
+tf1mem.install(import_hook="modules")
+during = snapshot()
+import helper  # a user module, in this script's folder: gets the TF1 API
+import json as lib_module  # library code: Python's own import, untouched
+used = {"helper_tf1": hasattr(helper.tf, "placeholder"),
+        "helper_builtins_own": type(helper.__builtins__).__name__,
+        "main_import_is_pythons": type(builtins.__import__).__name__ == "builtin_function_or_method",
+        "lib_builtins_plain": type(vars(lib_module)["__builtins__"]).__name__,
+        "user_globals": sorted(shim.user_globals())}
+tf1mem.uninstall()
+after = snapshot()
+print(json.dumps({"before": before, "during": during, "after": after, "used": used}))
+'''
+
+
+def test_modules_hook_touches_only_user_modules_and_uninstalls_exactly(tmp_path):
+    """The runner's hook: builtins.__import__ stays Python's; user modules get TF1."""
+    (tmp_path / "helper.py").write_text("import tensorflow as tf\n")
+    script = tmp_path / "round_trip.py"
+    script.write_text(MODULES_ROUND_TRIP)
+    out = _json_tail(_subproc.run([script], cwd=tmp_path, check_rc=0))
+    assert out["used"] == {"helper_tf1": True, "helper_builtins_own": "_UserBuiltins",
+                           "main_import_is_pythons": True, "lib_builtins_plain": "dict",
+                           "user_globals": ["__builtins__"]}
+    assert out["during"]["import"] == out["before"]["import"]
+    assert out["during"]["path_hooks"] != out["before"]["path_hooks"]
+    assert out["before"]["cache"] and all(kind == "FileFinder" for _, kind in out["before"]["cache"])
+    assert out["after"] == out["before"]
+
+
+def test_runner_user_code_sees_late_builtins_and_exec_gets_tf1(tmp_path):
+    script = tmp_path / "main.py"
+    script.write_text(textwrap.dedent('''
+        import builtins, importlib
+        builtins.added_later = 42  # as gettext.install() does with _
+        print("late builtin", added_later)
+        g = {}
+        exec("import tensorflow as t; ok = hasattr(t, 'placeholder')", g)
+        print("exec", g["ok"])
+        print("python's import", type(builtins.__import__).__name__ == "builtin_function_or_method")
+    '''))
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    assert proc.stdout.splitlines() == ["late builtin 42", "exec True", "python's import True"]

@@ -119,7 +119,9 @@ def run_script(opts, *, forbid_servers=None):
     for name in PRELOAD:
         importlib.import_module(name)
     tf = shim.install(session_options=opts.session, force_config=opts.force_config,
-                      placement_report=opts.placement_report, forbid_servers=forbid_servers)
+                      placement_report=opts.placement_report, forbid_servers=forbid_servers,
+                      import_hook="modules")
+    init_globals = shim.user_globals()
     if opts.seed is not None:
         tf.set_random_seed(opts.seed)
     saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
@@ -129,7 +131,7 @@ def run_script(opts, *, forbid_servers=None):
             sys.argv = [opts.script, *opts.args]
             sys.path[0] = os.path.dirname(os.path.realpath(path))
             try:
-                runpy.run_path(path, run_name="__main__")
+                runpy.run_path(path, init_globals=init_globals, run_name="__main__")
             except (SystemExit, KeyboardInterrupt):
                 raise
             except BaseException as exc:
@@ -144,7 +146,8 @@ def run_script(opts, *, forbid_servers=None):
             sys.argv = [opts.module, *opts.args]
             sys.path[0] = os.getcwd()
             try:
-                runpy.run_module(opts.module, run_name="__main__", alter_sys=True)
+                runpy.run_module(opts.module, init_globals=init_globals, run_name="__main__",
+                                 alter_sys=True)
             except (SystemExit, KeyboardInterrupt):
                 raise
             except ImportError as exc:

@@ -6,7 +6,17 @@ While installed:
   file lies outside the interpreter's stdlib and site-packages) gives a module that
   is ``tf.compat.v1`` plus ``tf.contrib`` (see :mod:`tf1mem.compat.contrib`); third-party
   libraries importing tensorflow keep the real TF 2 module, and
-  ``sys.modules["tensorflow"]`` is never replaced.
+  ``sys.modules["tensorflow"]`` is never replaced. Two ways to tell user code
+  (``import_hook=``): the runner's ``"modules"`` decides once per folder, through a
+  ``sys.path_hooks`` entry, and gives user modules builtins of their own whose
+  ``__import__`` knows the TF1 API, so library code imports exactly as without the
+  shim (``scripts/bench_shim_import.py``: within noise of no shim); the in-process
+  ``"builtins"`` (``tf1mem.legacy()``, ``tf1mem.v1``) wraps ``builtins.__import__``,
+  since code that already exists must see it too, and every import statement in the
+  process then pays a Python call (measured: importing tf_keras about 20 % slower).
+  Under ``"modules"``, a user module's ``__builtins__`` is a dict that holds only
+  that ``__import__`` and reads every other name live from the real builtins (in
+  ``__main__`` too, where Python would give the ``builtins`` module itself).
 - ``tensorflow.examples.tutorials.mnist`` (``input_data`` and ``mnist``) and
   ``tensorflow.contrib.*`` import, from :mod:`tf1mem.data.input_data`,
   :mod:`tf1mem.compat.tutorial_mnist`, tf-slim and TF's v1 modules.
@@ -21,7 +31,8 @@ While installed:
   it): third-party code testing ``hasattr(tf, "contrib")`` sees it meanwhile.
 
 :func:`uninstall` puts back exactly what :func:`install` changed: the environment
-variable, ``builtins.__import__``, ``sys.meta_path``, the ``sys.modules`` entries and
+variable, ``builtins.__import__``, ``sys.meta_path``, ``sys.path_hooks`` and the
+finders cached for user folders, the ``sys.modules`` entries and
 ``tensorflow`` attributes the shim created, TF 2 behaviour and the Session class.
 Modules that were really imported meanwhile (TensorFlow itself, tf-slim) stay
 loaded: Python cannot unload an extension module. The TF1 default graph is released
@@ -54,6 +65,8 @@ __all__ = [
     "is_installed",
     "legacy",
     "is_user_code",
+    "user_globals",
+    "IMPORT_HOOKS",
 ]
 
 LEGACY_KERAS_ENV = "TF_USE_LEGACY_KERAS"
@@ -186,7 +199,11 @@ def _library_roots():
         roots.update(p for p in sys.path
                      if os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages"))
         roots.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tf1mem itself
-        _LIBRARY_ROOTS = tuple(sorted(os.path.realpath(r) + os.sep for r in roots if r))
+        # Each root as given and resolved: a path is matched without resolving it
+        # first where it can be.
+        _LIBRARY_ROOTS = tuple(sorted(
+            {os.path.realpath(r) + os.sep for r in roots if r}
+            | {os.path.abspath(r) + os.sep for r in roots if r}))
     return _LIBRARY_ROOTS
 
 
@@ -208,11 +225,25 @@ def is_user_code(module_globals):
     path = module_globals.get("__file__")
     if not path:
         return False
-    verdict = _USER_FILE_CACHE.get(path)
+    return _is_user_file(path)
+
+
+def _is_user_file(path):
+    """Whether a module file lies outside the library folders (see is_user_code).
+
+    Decided once per folder (modules of a package share one), and without resolving
+    symlinks where the path as given already lies in a library folder: resolving
+    costs a system call per path component.
+    """
+    folder = os.path.dirname(path)
+    verdict = _USER_FILE_CACHE.get(folder)
     if verdict is None:
-        real = os.path.realpath(path)
-        verdict = not real.startswith(_library_roots())
-        _USER_FILE_CACHE[path] = verdict
+        roots = _library_roots()
+        if (folder + os.sep).startswith(roots):
+            verdict = False
+        else:
+            verdict = not (os.path.realpath(folder) + os.sep).startswith(roots)
+        _USER_FILE_CACHE[folder] = verdict
     return verdict
 
 
@@ -260,6 +291,7 @@ class _Installation:
         self.undo = []  # callables, run last-first
         self.proxy = None
         self.session_hooks = None
+        self.user_builtins = None  # with import_hook="modules"
 
 
 def _snapshot_env(state, name, value):
@@ -276,17 +308,31 @@ def _snapshot_env(state, name, value):
     state.undo.append(restore)
 
 
-def _install_import_hook(state):
-    original = builtins.__import__
+IMPORT_HOOKS = ("builtins", "modules")
+
+
+def _tf1_import(state, original, check_caller):
+    """An ``__import__`` that answers user code's ``import tensorflow`` with the proxy.
+
+    ``check_caller``: whether to ask :func:`is_user_code` of the importing module
+    (needed when every module in the process shares this function).
+    """
 
     def tf1mem_import(name, globals=None, locals=None, fromlist=(), level=0):
         module = original(name, globals, locals, fromlist, level)
         if (level == 0 and name[:10] == "tensorflow"
                 and (name == "tensorflow" or (name[10:11] == "." and not fromlist))
-                and _STATE is state and is_user_code(globals)):
+                and _STATE is state and (not check_caller or is_user_code(globals))):
             return state.proxy
         return module
 
+    return tf1mem_import
+
+
+def _install_import_hook(state):
+    """``import_hook="builtins"``: every import statement in the process is hooked."""
+    original = builtins.__import__
+    tf1mem_import = _tf1_import(state, original, check_caller=True)
     builtins.__import__ = tf1mem_import
 
     def restore():
@@ -295,6 +341,106 @@ def _install_import_hook(state):
         # else: someone wrapped our hook; it turns pass-through once _STATE changes.
 
     state.undo.append(restore)
+
+
+class _UserBuiltins(dict):
+    """The builtins of user code under ``import_hook="modules"``.
+
+    Holds only ``__import__`` (the TF1-aware one); every other name is looked up
+    live in the real builtins, so what a program adds there later (``gettext``'s
+    ``_``, say) is seen as usual.
+    """
+
+    def __missing__(self, key):
+        return builtins.__dict__[key]
+
+
+class _UserSourceLoader(importlib.machinery.SourceFileLoader):
+    """A user module's loader: the module runs with :class:`_UserBuiltins`.
+
+    Subclassed per install with the class attribute ``tf1mem_builtins`` set.
+    """
+
+    tf1mem_builtins = None
+
+    def exec_module(self, module):
+        module.__dict__["__builtins__"] = self.tf1mem_builtins
+        super().exec_module(module)
+
+
+class _UserSourcelessLoader(importlib.machinery.SourcelessFileLoader):
+    """As :class:`_UserSourceLoader`, for a user module shipped as ``.pyc`` only."""
+
+    tf1mem_builtins = None
+
+    def exec_module(self, module):
+        module.__dict__["__builtins__"] = self.tf1mem_builtins
+        super().exec_module(module)
+
+
+class _UserFileFinder(importlib.machinery.FileFinder):
+    """The finder of one user folder (a ``sys.path`` entry or a package's)."""
+
+
+def _install_module_hook(state):
+    """``import_hook="modules"``: only user modules get the TF1-aware ``__import__``.
+
+    The decision is made once per folder, by a ``sys.path_hooks`` entry: a folder
+    outside the library folders gets a finder whose loaders run its modules with
+    :class:`_UserBuiltins`; any other folder is declined, and Python's own finder
+    serves it, so library imports run exactly as without the shim. The builtins of
+    the ``__main__`` code come from :func:`user_globals`.
+    """
+    hook = _tf1_import(state, builtins.__import__, check_caller=False)
+    state.user_builtins = _UserBuiltins(__import__=hook)
+    namespace = {"tf1mem_builtins": state.user_builtins}
+    loaders = (
+        (type("UserSourceLoader", (_UserSourceLoader,), namespace),
+         importlib.machinery.SOURCE_SUFFIXES),
+        (type("UserSourcelessLoader", (_UserSourcelessLoader,), namespace),
+         importlib.machinery.BYTECODE_SUFFIXES),
+        (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
+    )
+
+    def user_folder_hook(path):
+        folder = path or os.getcwd()
+        if _STATE is not state or not os.path.isdir(folder) \
+                or not _is_user_file(os.path.join(folder, "__init__.py")):
+            raise ImportError("not a user folder: Python's own finder serves it")
+        return _UserFileFinder(path, *loaders)
+
+    # Folders already served by Python's finder would keep it: forget those that are
+    # the user's, so that the next import from them comes through the hook.
+    forgotten = {}
+    for key, finder in list(sys.path_importer_cache.items()):
+        if type(finder) is importlib.machinery.FileFinder and _is_user_file(
+                os.path.join(key or os.getcwd(), "__init__.py")):
+            forgotten[key] = sys.path_importer_cache.pop(key)
+    sys.path_hooks.insert(0, user_folder_hook)
+
+    def restore():
+        with contextlib.suppress(ValueError):
+            sys.path_hooks.remove(user_folder_hook)
+        for key, finder in list(sys.path_importer_cache.items()):
+            if isinstance(finder, _UserFileFinder):
+                del sys.path_importer_cache[key]
+        for key, finder in forgotten.items():
+            sys.path_importer_cache.setdefault(key, finder)
+
+    state.undo.append(restore)
+
+
+def user_globals():
+    """Globals to run ``__main__`` code with under ``import_hook="modules"``.
+
+    Returns:
+      ``{"__builtins__": ...}`` for ``runpy``'s ``init_globals``; ``{}`` when the
+      shim is not installed, or installed with the process-wide hook.
+    """
+    with _LOCK:
+        if _STATE is None or _STATE.user_builtins is None:
+            return {}
+        return {"__builtins__": _STATE.user_builtins}
 
 
 def _install_finder(state):
@@ -402,7 +548,7 @@ def _install_server_guard(state, reason):
 
 
 def install(*, session_options=None, force_config=False, placement_report=None,
-            forbid_servers=None):
+            forbid_servers=None, import_hook="builtins"):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -415,6 +561,14 @@ def install(*, session_options=None, force_config=False, placement_report=None,
       forbid_servers: None, or why no gRPC server may start in this process (e.g.
         it could not be kept on loopback): every ``tf.train.Server(...)`` then
         raises :class:`tf1mem.ClusterError` with this text, at the caller's line.
+      import_hook: how user code's ``import tensorflow`` gets the TF1 API.
+        ``"builtins"`` (in-process installs: ``tf1mem.legacy()``, ``tf1mem.v1``)
+        wraps ``builtins.__import__``, so code that already exists sees it, and
+        every import statement in the process pays one Python call.
+        ``"modules"`` (the runner) decides once per module as it is first
+        imported: user modules get builtins with the TF1-aware ``__import__``
+        (``__main__`` through :func:`user_globals`), library code keeps Python's
+        own, at no cost per import statement.
 
     Returns:
       The module ``import tensorflow`` now gives user code.
@@ -423,10 +577,13 @@ def install(*, session_options=None, force_config=False, placement_report=None,
       ShimError: the shim is installed already with other options.
     """
     global _STATE
-    options = (session_options, bool(force_config), placement_report, forbid_servers)
+    if import_hook not in IMPORT_HOOKS:
+        raise errors.ShimError(f"import_hook must be one of {IMPORT_HOOKS}, got {import_hook!r}")
+    options = (session_options, bool(force_config), placement_report, forbid_servers,
+               import_hook)
     with _LOCK:
         if _STATE is not None:
-            if options != (None, False, None, None) and options != _STATE.options:
+            if options[:4] != (None, False, None, None) and options != _STATE.options:
                 raise errors.ShimError(
                     f"tf1mem's shim is installed already with other options "
                     f"({_STATE.options!r}); call tf1mem.uninstall() first.")
@@ -456,7 +613,10 @@ def install(*, session_options=None, force_config=False, placement_report=None,
             state.undo.append(state.session_hooks.uninstall)
             if forbid_servers is not None:
                 _install_server_guard(state, forbid_servers)
-            _install_import_hook(state)
+            if import_hook == "modules":
+                _install_module_hook(state)
+            else:
+                _install_import_hook(state)
         except BaseException:
             _run_undo(state)
             raise
