@@ -156,7 +156,8 @@ def test_second_in_process_two_task_run_reuses_its_servers(tmp_path):
         "    servers.start_server({'other': [f'localhost:{port}']}, 'other', 0)\n"
         "except Exception as exc:\n"
         "    print(type(exc).__name__, exc)\n")
-    proc = _subproc.run(["-c", code], cwd=tmp_path, check_rc=0, timeout=120)
+    proc = _subproc.run(["-c", code], cwd=tmp_path, check_rc=0, timeout=120,
+                        env=loopback.loopback_env())  # servers on 127.0.0.1, checked
     assert proc.stdout.startswith("ClusterError port "), _subproc.describe(proc)
     assert "TensorFlow cannot shut a gRPC server down" in proc.stdout
 
@@ -172,7 +173,8 @@ def test_two_task_example_runs_twice_in_one_process(real_mnist_dir, tmp_path):
         "    log_device_placement=False, out=io.StringIO())) for _ in range(2)]\n"
         "assert runs[0].ports == runs[1].ports\n"
         "print(runs[0].losses == runs[1].losses, len(runs[1].losses))\n")
-    proc = _subproc.run(["-c", code], cwd=tmp_path, check_rc=0, timeout=300)
+    proc = _subproc.run(["-c", code], cwd=tmp_path, check_rc=0, timeout=300,
+                        env=loopback.loopback_env())
     # Same seed, same servers re-initialised: the second run repeats the first.
     assert proc.stdout.strip().splitlines()[-1] == "True 55", _subproc.describe(proc)
 

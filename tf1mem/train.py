@@ -124,7 +124,7 @@ def _run(opts: TrainOptions) -> int:
         result = two_task.run_two_task(two_task.TwoTaskOptions(
             data_dir=opts.data_dir, port_base=opts.port_base,
             learning_rate=opts.learning_rate, seed=opts.seed,
-            session_options=opts.session))
+            session_options=opts.session, allow_remote=opts.allow_remote))
         if opts.json:
             print(json.dumps(dataclasses.asdict(result), default=str))
         return errors.EXIT_OK

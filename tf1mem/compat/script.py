@@ -120,7 +120,7 @@ def run_script(opts, *, forbid_servers=None):
         importlib.import_module(name)
     tf = shim.install(session_options=opts.session, force_config=opts.force_config,
                       placement_report=opts.placement_report, forbid_servers=forbid_servers,
-                      import_hook="modules")
+                      import_hook="modules", allow_remote=opts.allow_remote)
     init_globals = shim.user_globals()
     if opts.seed is not None:
         tf.set_random_seed(opts.seed)

@@ -55,7 +55,7 @@ import threading
 import types
 import warnings
 
-from tf1mem import errors
+from tf1mem import _net, errors
 from tf1mem.compat import contrib
 
 __all__ = [
@@ -529,14 +529,32 @@ def _disable_v2(state):
         state.undo.append(restore)
 
 
-def _install_server_guard(state, reason):
-    """Makes ``tf.train.Server(...)`` raise ClusterError(reason): servers fail closed."""
+def _install_server_guard(state, forbid_reason, allow_remote):
+    """Checks every ``tf.train.Server`` the process starts, failing closed.
+
+    With ``forbid_reason``, constructing one raises ClusterError(forbid_reason).
+    Otherwise, unless ``allow_remote``, the kernel is asked where the sockets that
+    appeared while it started listen (:func:`tf1mem._net.check_loopback_only`): off
+    loopback, they are shut down and ClusterError is raised at the caller's line.
+    """
     from tensorflow.python.training import server_lib
 
     original = server_lib.Server.__init__
 
     def __init__(self, *args, **kwargs):
-        raise errors.ClusterError(reason)
+        if forbid_reason is not None:
+            raise errors.ClusterError(forbid_reason)
+        before = {fd for _, _, fd in _net.listening_sockets()}
+        original(self, *args, **kwargs)
+        if allow_remote:
+            return
+        new = [entry for entry in _net.listening_sockets() if entry[2] not in before]
+        why_not = ("tf1mem.run keeps servers on loopback through an LD_PRELOAD bind shim, "
+                   "which is missing or did not take effect in this process."
+                   if os.environ.get("TF1MEM_LOOPBACK_ONLY") == "1" else
+                   "In-process code (tf1mem.legacy(), tf1mem.install(), tf1mem.v1) has no "
+                   "bind shim: run the script under python -m tf1mem.run instead.")
+        _net.check_loopback_only(new, f"the tf.train.Server at {self.target}", why_not)
 
     __init__.__wrapped__ = original
     server_lib.Server.__init__ = __init__
@@ -548,7 +566,7 @@ def _install_server_guard(state, reason):
 
 
 def install(*, session_options=None, force_config=False, placement_report=None,
-            forbid_servers=None, import_hook="builtins"):
+            forbid_servers=None, import_hook="builtins", allow_remote=False):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -561,6 +579,10 @@ def install(*, session_options=None, force_config=False, placement_report=None,
       forbid_servers: None, or why no gRPC server may start in this process (e.g.
         it could not be kept on loopback): every ``tf.train.Server(...)`` then
         raises :class:`tf1mem.ClusterError` with this text, at the caller's line.
+      allow_remote: let ``tf.train.Server``s listen on other addresses than
+        loopback. Without it, each server is checked with the kernel after it
+        starts, and one listening elsewhere is shut down and raises
+        :class:`tf1mem.ClusterError` (see :mod:`tf1mem._net`).
       import_hook: how user code's ``import tensorflow`` gets the TF1 API.
         ``"builtins"`` (in-process installs: ``tf1mem.legacy()``, ``tf1mem.v1``)
         wraps ``builtins.__import__``, so code that already exists sees it, and
@@ -580,7 +602,7 @@ def install(*, session_options=None, force_config=False, placement_report=None,
     if import_hook not in IMPORT_HOOKS:
         raise errors.ShimError(f"import_hook must be one of {IMPORT_HOOKS}, got {import_hook!r}")
     options = (session_options, bool(force_config), placement_report, forbid_servers,
-               import_hook)
+               import_hook, bool(allow_remote))
     with _LOCK:
         if _STATE is not None:
             if options[:4] != (None, False, None, None) and options != _STATE.options:
@@ -611,8 +633,7 @@ def install(*, session_options=None, force_config=False, placement_report=None,
                 session_options, force=force_config, placement=bool(placement_report))
             state.session_hooks.install()
             state.undo.append(state.session_hooks.uninstall)
-            if forbid_servers is not None:
-                _install_server_guard(state, forbid_servers)
+            _install_server_guard(state, forbid_servers, bool(allow_remote))
             if import_hook == "modules":
                 _install_module_hook(state)
             else:

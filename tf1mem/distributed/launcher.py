@@ -155,16 +155,17 @@ def run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv,
                          "a restarted chief resumes from its last checkpoint")
     if opts.allow_remote:
         print(f"{_PROG}: {loopback.REMOTE_WARNING}", file=sys.stderr, flush=True)
-    elif not loopback.loopback_active():
-        if reexec_argv is not None:
-            loopback.reexec_with_loopback("tf1mem.cluster", reexec_argv)  # no return
-        print(f"{_PROG}: warning: the loopback bind shim is not loaded in this process, "
-              "so TensorFlow's server listens on all interfaces", file=sys.stderr)
+    elif not loopback.loopback_active() and reexec_argv is not None:
+        loopback.reexec_with_loopback("tf1mem.cluster", reexec_argv)  # no return
+    # Without the shim (a library call), start_server's kernel check fails closed.
     session_config = config.resolve_options(opts.session).to_config()
     server = servers.start_server(cluster, job, index, config=session_config,
-                                       retry_seconds=opts.bind_retry_seconds)
+                                  retry_seconds=opts.bind_retry_seconds,
+                                  allow_remote=opts.allow_remote)
     if job == "ps":
-        print(f"{_PROG}: /job:ps/task:{index} serving at {cluster['ps'][index]}", flush=True)
+        # What the kernel says it listens on, not what the ClusterSpec asked for.
+        where = ", ".join(servers.listening_addresses(servers.port_of(cluster["ps"][index])))
+        print(f"{_PROG}: /job:ps/task:{index} serving at {where}", flush=True)
         cluster_task.run_ps(server, launcher_pid)
         print(f"{_PROG}: the launcher (pid {launcher_pid}) is gone; stopping",
               file=sys.stderr, flush=True)

@@ -21,6 +21,7 @@ import threading
 import time
 from typing import List, Mapping, Optional, Sequence
 
+from tf1mem import _net
 from tf1mem.errors import ClusterError
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "port_busy",
     "port_of",
     "held_here",
+    "listening_addresses",
+    "check_server_on_loopback",
     "start_server",
     "wait_for_peers",
 ]
@@ -95,8 +98,12 @@ def _cluster_key(cluster):
 
 
 def start_server(cluster: Mapping[str, Sequence[str]], job_name: str, task_index: int,
-                 config=None, retry_seconds: float = 0.0):
+                 config=None, retry_seconds: float = 0.0, allow_remote: bool = False):
     """Starts this task's ``tf.compat.v1.train.Server``, or returns the one running.
+
+    Unless ``allow_remote``, the kernel is asked where the new server listens
+    (:func:`tf1mem._net.check_loopback_only`): a server listening off loopback is
+    shut down and this raises, whatever was meant to prevent it.
 
     Args:
       cluster: job name -> list of ``host:port`` (the ClusterSpec as a dict).
@@ -106,13 +113,15 @@ def start_server(cluster: Mapping[str, Sequence[str]], job_name: str, task_index
       retry_seconds: keep trying this long while the port is taken. The launcher
         gives a restarted task a few seconds: its port was chosen free at the
         start of the run, and may be held for a moment by another process since.
+      allow_remote: skip the loopback check (``--allow-remote``).
 
     Returns:
       The started server.
 
     Raises:
       ClusterError: the task's port is in use (naming it and ``--port-base 0``),
-        also when a server of another cluster in this process holds it.
+        also when a server of another cluster in this process holds it; the
+        server listened off loopback without ``allow_remote``.
     """
     import tensorflow as tf  # imported on first use: tf1mem does no work at import
 
@@ -149,7 +158,28 @@ def start_server(cluster: Mapping[str, Sequence[str]], job_name: str, task_index
     with _LOCK:
         _SERVERS[key] = server
         _PORTS[port] = key
+    if not allow_remote:
+        check_server_on_loopback(port, f"the gRPC server of /job:{job_name}/task:{task_index}")
     return server
+
+
+def listening_addresses(port: int) -> list:
+    """Where this process listens on ``port``, as the kernel says (``host:port``)."""
+    return [f"[{a}]:{p}" if ":" in a else f"{a}:{p}" for a, p, _ in _net.listening_sockets(port)]
+
+
+def check_server_on_loopback(port: int, what: str) -> list:
+    """:func:`tf1mem._net.check_loopback_only` for this process's sockets on ``port``.
+
+    Returns:
+      The ``host:port`` addresses it listens on.
+    """
+    from tf1mem.distributed import loopback
+
+    why_not = ("The loopback bind shim is in LD_PRELOAD but did not take effect (the "
+               "dynamic loader may have refused the file)." if loopback.loopback_active()
+               else "This process runs without tf1mem's loopback bind shim.")
+    return _net.check_loopback_only(_net.listening_sockets(port), what, why_not)
 
 
 def wait_for_peers(addresses: Mapping[str, str], timeout: float) -> None:

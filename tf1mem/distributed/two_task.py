@@ -15,8 +15,9 @@ both tasks) is printed after the losses.
 Security: the ClusterSpec names ``localhost``, which is what the two tasks dial;
 TensorFlow's server itself listens on every interface unless the process runs
 with tf1mem's loopback bind shim (:func:`tf1mem.distributed.loopback.loopback_active`;
-``tf1mem.distributed.loopback.reexec_with_loopback`` starts a command under it). Without
-it a note is printed to stderr.
+``tf1mem.distributed.loopback.reexec_with_loopback`` starts a command under it). Each
+server is then checked with the kernel; one that listens off loopback without
+``allow_remote`` is shut down and the run fails (exit 4 from ``tf1mem.train``).
 """
 
 import dataclasses
@@ -25,7 +26,7 @@ import time
 from typing import Optional, TextIO, Tuple
 
 from tf1mem import config, models
-from tf1mem.distributed import loopback, servers
+from tf1mem.distributed import servers
 from tf1mem.observe import placement
 from tf1mem.errors import ClusterError
 
@@ -54,6 +55,11 @@ class TwoTaskOptions:
         ``tf1mem.train``'s ``--allow-growth``, ``--gpu-memory-fraction``) applied over
         the article's config (``log_device_placement`` above); the options it
         sets win. It configures the two servers too, which own the devices.
+      allow_remote: let the servers listen on every interface. Without it each is
+        checked with the kernel once started, and one listening off loopback is
+        shut down and a ClusterError raised (run under
+        :func:`tf1mem.distributed.loopback.reexec_with_loopback`, as
+        ``tf1mem.train`` does, to keep them on loopback).
     """
 
     data_dir: str = models.DATA_DIR
@@ -65,6 +71,7 @@ class TwoTaskOptions:
     host: str = "localhost"
     out: Optional[TextIO] = None
     session_options: Optional[config.SessionOptions] = None
+    allow_remote: bool = False
 
     def __post_init__(self):
         if not 0 <= self.port_base <= 65534:
@@ -129,10 +136,6 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
 
     out = sys.stdout if opts.out is None else opts.out
     v1 = tf.compat.v1
-    if not loopback.loopback_active():
-        print("tf1mem.train: note: TensorFlow's gRPC servers listen on all interfaces "
-              "in this process (the loopback bind shim is not loaded); they execute any "
-              "graph sent to them, so use this only on a trusted network.", file=sys.stderr)
     if opts.port_base == 0:
         ports = servers.free_ports(2)
     else:
@@ -148,7 +151,8 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
         # Servers live in this process, as in the article; they stop when it ends
         # (TensorFlow cannot stop them), and a later run here on the same ports
         # gets the same servers back.
-        task_servers = [servers.start_server(cluster, JOB_NAME, i, config=session_config)
+        task_servers = [servers.start_server(cluster, JOB_NAME, i, config=session_config,
+                                             allow_remote=opts.allow_remote)
                         for i in range(2)]
         with tf.device(task0):
             x = v1.placeholder(tf.float32, shape=[None, models.IMAGE_PIXELS])
