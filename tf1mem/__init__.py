@@ -27,6 +27,7 @@ from tf1mem.errors import (
     Error,
     FetchError,
     ShimError,
+    TrainingError,
     UsageError,
 )
 
@@ -42,6 +43,7 @@ __all__ = [
     "FetchError",
     "ShimError",
     "ClusterError",
+    "TrainingError",
     "legacy",
     "install",
     "uninstall",

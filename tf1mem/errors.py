@@ -36,6 +36,7 @@ __all__ = [
     "FetchError",
     "ShimError",
     "ClusterError",
+    "TrainingError",
     "exit_code_for",
 ]
 
@@ -87,6 +88,10 @@ class ClusterError(Error):
     """A distributed run could not start or keep running."""
 
     exit_code = EXIT_CLUSTER
+
+
+class TrainingError(Error):
+    """Training cannot go on: e.g. the loss became NaN or infinite (exit code 1)."""
 
 
 def exit_code_for(exc: BaseException) -> int:

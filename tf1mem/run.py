@@ -189,6 +189,10 @@ def main(argv=None):
         forbid = None
         if argv is None:  # a real command line: safe to re-exec before TF is imported
             forbid = _keep_servers_on_loopback(opts, sys.argv[1:])
+            from tf1mem.distributed import loopback
+
+            # The script (and its children) get the user's PYTHONPATH, not ours.
+            loopback.restore_user_pythonpath()
         script.run_script(opts, forbid_servers=forbid)
         return errors.EXIT_OK
 

@@ -9,11 +9,12 @@ process-wide TensorFlow mode. ``python -m tf1mem.train`` parses its flags into
 """
 
 import dataclasses
+import math
 import sys
 import time
 from typing import Optional, TextIO
 
-from tf1mem import models
+from tf1mem import errors, models
 
 __all__ = ["MODES", "TrainOptions", "TrainResult", "train_softmax"]
 
@@ -61,6 +62,10 @@ def train_softmax(opts: TrainOptions, err: Optional[TextIO] = None) -> TrainResu
 
     Returns:
       A :class:`TrainResult`.
+
+    Raises:
+      TrainingError: the loss became NaN or infinite.
+      DataError: MNIST cannot be had intact.
     """
     start = time.perf_counter()
     err = sys.stderr if err is None else err
@@ -94,10 +99,17 @@ def train_softmax(opts: TrainOptions, err: Optional[TextIO] = None) -> TrainResu
         loss_val = float("nan")
         bar = tqdm(range(opts.steps), desc="train", unit="step", file=err,
                    disable=not opts.progress or not err.isatty(), leave=False)
-        for _ in bar:
+        for step in bar:
             batch_xs, batch_ys = mnist.train.next_batch(opts.batch_size)
             _, loss_val = sess.run([train_step, cross_entropy],
                                    feed_dict={x: batch_xs, y: batch_ys})
+            if not math.isfinite(loss_val):
+                # Every later step would train on NaN weights: stop and say why.
+                raise errors.TrainingError(
+                    f"the loss became {loss_val} at step {step + 1} of {opts.steps} "
+                    f"(learning rate {opts.learning_rate:g}, batch {opts.batch_size}); "
+                    f"the weights are no longer numbers. Lower --learning-rate (the "
+                    f"article uses {models.LEARNING_RATE}).")
         train_seconds = time.perf_counter() - train_start
         test_accuracy = sess.run(
             accuracy, feed_dict={x: mnist.test.images, y: mnist.test.labels})

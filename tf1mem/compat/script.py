@@ -36,6 +36,35 @@ def _user_traceback(tb, path):
     return tb
 
 
+def _exec_file(path, init_globals):
+    """Runs a source file as ``__main__``, as ``python FILE`` does.
+
+    Not ``runpy.run_path``, which sets ``sys.argv[0]`` to the absolute path: python
+    keeps it as typed (scripts print it and build paths from it), while
+    ``__file__`` is absolute (Python 3.9+). The module stands in ``sys.modules``
+    as ``__main__`` while it runs, so pickling and ``multiprocessing`` find it.
+    """
+    import importlib.machinery
+    import types
+
+    main = types.ModuleType("__main__")
+    main.__dict__.update(init_globals)
+    main.__file__ = path
+    main.__cached__ = None
+    main.__package__ = None
+    main.__spec__ = None
+    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
+    with open(path, "rb") as f:  # bytes: compile honours the coding cookie
+        code = compile(f.read(), path, "exec", dont_inherit=True)
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
+    try:
+        exec(code, main.__dict__)
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+
+
 def _raised_by_lookup(exc):
     """Whether an ImportError came from finding the -m module, not from running it.
 
@@ -131,7 +160,10 @@ def run_script(opts, *, forbid_servers=None):
             sys.argv = [opts.script, *opts.args]
             sys.path[0] = os.path.dirname(os.path.realpath(path))
             try:
-                runpy.run_path(path, init_globals=init_globals, run_name="__main__")
+                if os.path.isfile(path) and not path.endswith((".pyc", ".zip")):
+                    _exec_file(path, init_globals)
+                else:  # a folder or zip with __main__.py, or compiled code
+                    runpy.run_path(path, init_globals=init_globals, run_name="__main__")
             except (SystemExit, KeyboardInterrupt):
                 raise
             except BaseException as exc:

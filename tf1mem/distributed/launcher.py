@@ -27,6 +27,7 @@ import dataclasses
 import ipaddress
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -103,7 +104,9 @@ def task_from(opts: ClusterOptions, environ: Mapping[str, str]):
             raise UsageError("--job_name needs both --ps_hosts and --worker_hosts")
         cluster = {"ps": list(opts.ps_hosts), "worker": list(opts.worker_hosts)}
         job, index = opts.job_name, opts.task_index
+        source = "--ps_hosts/--worker_hosts"
     elif environ.get("TF_CONFIG"):
+        source = "TF_CONFIG"
         try:
             tf_config = json.loads(environ["TF_CONFIG"])
             cluster = {k: list(v) for k, v in tf_config["cluster"].items()}
@@ -118,10 +121,10 @@ def task_from(opts: ClusterOptions, environ: Mapping[str, str]):
         raise UsageError(f"the cluster needs jobs 'ps' and 'worker', got {sorted(cluster)}")
     if job not in cluster or not 0 <= index < len(cluster[job]):
         raise UsageError(f"task {job}:{index} is not in the cluster {cluster}")
+    from tf1mem.distributed import servers
+
     for address in cluster["ps"] + cluster["worker"]:
-        host, sep, port = address.rpartition(":")
-        if not sep or not port.isdigit():
-            raise UsageError(f"{address!r} is not host:port")
+        host, _ = servers.parse_address(str(address), source)
         if not opts.allow_remote and not _is_loopback(host):
             raise UsageError(
                 f"{address!r} is not a loopback address; servers listen on loopback only "
@@ -225,10 +228,8 @@ def _pick_ports(opts: ClusterOptions) -> List[int]:
     for port in ports:
         why = servers.port_busy(port)
         if why:
-            raise ClusterError(
-                f"port {port} is already in use ({why}); this run needs ports "
-                f"{ports[0]}-{ports[-1]}. Free it, choose another --port-base, or pass "
-                "--port-base 0 to pick free ports.")
+            raise ClusterError(f"this run needs ports {ports[0]}-{ports[-1]}, but "
+                               f"{servers.port_problem(port, why)}.")
     return ports
 
 
@@ -460,11 +461,22 @@ def run_launcher(opts: ClusterOptions) -> int:
     _prefetch_data(opts)
     if opts.allow_remote:
         print(f"{_PROG}: {loopback.REMOTE_WARNING}", file=sys.stderr, flush=True)
+    # Folders this run creates are removed again if it fails before any task starts
+    # (a port clash, say): nothing of a run that never ran is left behind.
+    created = [path for path in (opts.run_dir, opts.checkpoint_dir)
+               if path and not os.path.exists(path)]
     run_dir = opts.run_dir or tempfile.mkdtemp(prefix="tf1mem-cluster-")
-    os.makedirs(run_dir, exist_ok=True)
-    checkpoint_dir = opts.checkpoint_dir or os.path.join(run_dir, "checkpoints")
-    os.makedirs(checkpoint_dir, exist_ok=True)
-    launcher = _Launcher(opts, run_dir, checkpoint_dir)
+    if not opts.run_dir:
+        created.append(run_dir)
+    try:
+        os.makedirs(run_dir, exist_ok=True)
+        checkpoint_dir = opts.checkpoint_dir or os.path.join(run_dir, "checkpoints")
+        os.makedirs(checkpoint_dir, exist_ok=True)
+        launcher = _Launcher(opts, run_dir, checkpoint_dir)
+    except BaseException:
+        for path in created:
+            shutil.rmtree(path, ignore_errors=True)
+        raise
     mode = "sync" if opts.sync else "async"
     print(f"{_PROG}: {opts.ps} ps + {opts.workers} workers ({mode}), {opts.steps} global "
           f"steps of {opts.batch_size}; logs in {run_dir}", file=sys.stderr, flush=True)

@@ -31,10 +31,15 @@ __all__ = [
     "loopback_env",
     "loopback_active",
     "reexec_with_loopback",
+    "restore_user_pythonpath",
     "add_allow_remote_flag",
 ]
 
 LOOPBACK_ENV_VAR = "TF1MEM_LOOPBACK_ONLY"
+# What loopback_env added to PYTHONPATH, and the user's own value, for the runner.
+_ADDED_PATH_ENV_VAR = "TF1MEM_ADDED_PYTHONPATH"
+_USER_PATH_ENV_VAR = "TF1MEM_USER_PYTHONPATH"
+_UNSET_MARK = "unset"  # else the value is "set:" + the user's PYTHONPATH
 _COMPILE_TIMEOUT_S = 120
 # The folder holding the tf1mem package, so child processes import this copy.
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -168,6 +173,11 @@ def loopback_env(environ: Optional[Mapping[str, str]] = None, *, enable: bool = 
     env = dict(os.environ if environ is None else environ)
     paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     if not any(os.path.abspath(p) == _PACKAGE_ROOT for p in paths):
+        # Remember what the user had, so that a runner can give its script exactly
+        # that (see restore_user_pythonpath).
+        env[_ADDED_PATH_ENV_VAR] = _PACKAGE_ROOT
+        env[_USER_PATH_ENV_VAR] = ("set:" + env["PYTHONPATH"] if "PYTHONPATH" in env
+                                   else _UNSET_MARK)
         env["PYTHONPATH"] = os.pathsep.join([_PACKAGE_ROOT] + paths)
     if not enable:
         env[LOOPBACK_ENV_VAR] = "0"
@@ -177,6 +187,31 @@ def loopback_env(environ: Optional[Mapping[str, str]] = None, *, enable: bool = 
     env["LD_PRELOAD"] = ":".join([shim] + preload)
     env[LOOPBACK_ENV_VAR] = "1"
     return env
+
+
+def restore_user_pythonpath() -> None:
+    """Undoes what :func:`loopback_env` added to ``PYTHONPATH`` for this process.
+
+    For ``tf1mem.run`` after its re-exec: the user's script, and the processes it
+    starts, see the user's own ``PYTHONPATH`` and ``sys.path`` again (tf1mem is
+    imported already). ``LD_PRELOAD`` and ``TF1MEM_LOOPBACK_ONLY`` stay: they keep
+    the servers of the script's children on loopback too.
+    """
+    added = os.environ.pop(_ADDED_PATH_ENV_VAR, None)
+    original = os.environ.pop(_USER_PATH_ENV_VAR, None)
+    if added is None or original is None:
+        return
+    if not original.startswith("set:"):
+        os.environ.pop("PYTHONPATH", None)
+        original = ""
+    else:
+        original = original[len("set:"):]
+        os.environ["PYTHONPATH"] = original
+    if added not in [os.path.abspath(p) for p in original.split(os.pathsep) if p]:
+        for i, entry in enumerate(sys.path):
+            if entry and os.path.abspath(entry) == added:
+                del sys.path[i]
+                break
 
 
 def loopback_active() -> bool:

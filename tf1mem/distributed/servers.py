@@ -16,19 +16,22 @@ back: a second in-process run of example 2 on the same ports works. A request fo
 port that such a server holds for another cluster is a :class:`ClusterError`.
 """
 
+import ipaddress
 import socket
 import threading
 import time
 from typing import List, Mapping, Optional, Sequence
 
 from tf1mem import _net
-from tf1mem.errors import ClusterError
+from tf1mem.errors import ClusterError, UsageError
 
 __all__ = [
     "free_ports",
     "port_busy",
     "port_of",
     "held_here",
+    "parse_address",
+    "port_problem",
     "listening_addresses",
     "check_server_on_loopback",
     "start_server",
@@ -85,6 +88,46 @@ def port_busy(port: int) -> Optional[str]:
         except OSError as exc:
             return exc.strerror or str(exc)
     return None
+
+
+def port_problem(port: int, why: str) -> str:
+    """What :func:`port_busy`'s ``why`` means for ``port``, in words with advice."""
+    if "ermission" in why:  # EACCES: a privileged port
+        return (f"port {port} cannot be opened by this user ({why}): ports below 1024 "
+                "need privileges. Choose a port from 1024 up, or pass --port-base 0 to "
+                "pick free ports")
+    return (f"port {port} is already in use ({why}). Free it, choose another "
+            "--port-base, or pass --port-base 0 to pick free ports")
+
+
+def parse_address(address: str, source: str):
+    """``(host, port)`` of a ``host:port`` task address, checked.
+
+    The port must be 1..65535 and the host a name or IP address (IPv6 in
+    brackets); ``source`` says where the address came from, for the message.
+
+    Raises:
+      UsageError: naming the address, its source and what is wrong.
+    """
+    host, sep, port_text = address.rpartition(":")
+    problem = None
+    if not sep or not host:
+        problem = "it is not host:port"
+    elif not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        problem = f"the port {port_text!r} is not a number in 1..65535"
+    else:
+        bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+        try:
+            ipaddress.ip_address(bare)
+        except ValueError:
+            labels = bare.rstrip(".").split(".")
+            if ":" in bare or not all(
+                    label and len(label) <= 63 and label.replace("-", "").isalnum()
+                    and label.isascii() and not label.startswith("-") for label in labels):
+                problem = f"the host {host!r} is neither a host name nor an IP address"
+    if problem:
+        raise UsageError(f"{source}: {address!r} is not a valid task address: {problem}")
+    return host, int(port_text)
 
 
 def held_here(port: int) -> bool:
@@ -150,11 +193,13 @@ def start_server(cluster: Mapping[str, Sequence[str]], job_name: str, task_index
                 time.sleep(0.5)
                 continue
             tried = f" (tried for {retry_seconds:g} s)" if retry_seconds > 0 else ""
+            why = port_busy(port)
+            detail = (port_problem(port, why) if why else
+                      f"port {port} may be in use; free it, choose another --port-base, "
+                      "or pass --port-base 0 to pick free ports")
             raise ClusterError(
-                f"cannot start the gRPC server for /job:{job_name}/task:{task_index} on "
-                f"port {port} ({address}){tried}: {exc.message.strip()}. The port is "
-                f"probably in use; free it, choose another --port-base, or pass "
-                f"--port-base 0 to pick free ports.") from None
+                f"cannot start the gRPC server for /job:{job_name}/task:{task_index} at "
+                f"{address}{tried}: {exc.message.strip()}; {detail}.") from None
     with _LOCK:
         _SERVERS[key] = server
         _PORTS[port] = key

@@ -102,10 +102,8 @@ def _check_port_free(port):
         return  # an earlier run in this process started it; start_server reuses it
     why = servers.port_busy(port)
     if why:
-        raise ClusterError(
-            f"port {port} is already in use ({why}); the two-task run needs "
-            f"ports {port} and {port}+1. Free them, or pass --port-base 0 to pick "
-            "free ports.")
+        raise ClusterError(f"the two-task run needs ports {port} and {port + 1}, but "
+                           f"{servers.port_problem(port, why)}.")
 
 
 def _session_config(opts: TwoTaskOptions):

@@ -1,0 +1,143 @@
+"""Hostile and careless input: each case reproduced, with what tf1mem now does.
+
+docs/SECURITY.md lists these cases in a table; each row names its test here.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests import _mnist_fixtures, _subproc
+from tf1mem import errors
+from tf1mem.distributed import servers
+
+CLUSTER = ["-m", "tf1mem.cluster"]
+
+
+# ------------------------------------------------------------ ports and hosts
+
+
+@pytest.mark.parametrize("ps_hosts, needle", [
+    ("localhost:99999", "the port '99999' is not a number in 1..65535"),
+    ("localhost:0", "the port '0' is not a number in 1..65535"),
+    ("local host:2222", "the host 'local host' is neither a host name nor an IP address"),
+    ("localhost", "it is not host:port"),
+])
+def test_bad_task_addresses_are_usage_errors_naming_them(tmp_path, ps_hosts, needle):
+    proc = _subproc.run([*CLUSTER, f"--ps_hosts={ps_hosts}", "--worker_hosts=localhost:2223",
+                         "--job_name=ps", "--task_index=0"], cwd=tmp_path,
+                        check_rc=errors.EXIT_USAGE, timeout=60)
+    assert f"--ps_hosts/--worker_hosts: {ps_hosts!r} is not a valid task address" in proc.stderr
+    assert needle in proc.stderr
+    assert "serving" not in proc.stdout
+
+
+def test_tf_config_ports_are_checked_too(tmp_path):
+    tf_config = {"cluster": {"ps": ["127.0.0.1:70000"], "worker": ["127.0.0.1:2223"]},
+                 "task": {"type": "ps", "index": 0}}
+    proc = _subproc.run(CLUSTER, cwd=tmp_path, env={"TF_CONFIG": json.dumps(tf_config)},
+                        check_rc=errors.EXIT_USAGE, timeout=60)
+    assert "TF_CONFIG: '127.0.0.1:70000' is not a valid task address" in proc.stderr
+
+
+def test_permission_denied_is_not_reported_as_in_use():
+    text = servers.port_problem(80, "Permission denied")
+    assert "cannot be opened by this user (Permission denied)" in text
+    assert "ports below 1024 need privileges" in text and "in use" not in text
+    assert "already in use" in servers.port_problem(5000, "Address already in use")
+
+
+# ------------------------------------------------------------ run folders, NaN
+
+
+@pytest.mark.cluster
+def test_a_run_that_fails_before_starting_removes_its_run_folder(real_mnist_dir, tmp_path):
+    with socket.socket(socket.AF_INET6) as held:
+        held.bind(("::", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        run_dir = tmp_path / "run"
+        proc = _subproc.run([*CLUSTER, "--data-dir", real_mnist_dir, "--port-base", port,
+                             "--run-dir", run_dir], cwd=tmp_path, timeout=120)
+    assert proc.returncode == errors.EXIT_CLUSTER, _subproc.describe(proc)
+    assert f"port {port} is already in use" in proc.stderr
+    assert not run_dir.exists()
+
+
+def test_a_nan_loss_stops_training_with_exit_1(tmp_path):
+    data = tmp_path / "gen"
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7, separable=True)
+    proc = _subproc.run(["-m", "tf1mem.train", "--no-progress", "--data-dir", data,
+                         "--learning-rate", "1e308", "--steps", "50"], cwd=tmp_path,
+                        check_rc=errors.EXIT_FAILURE)
+    assert "tf1mem.train: error: the loss became nan at step" in proc.stderr
+    assert "Lower --learning-rate" in proc.stderr
+    assert "test accuracy" not in proc.stdout
+
+
+# ------------------------------------------------------------ the runner is python
+
+
+def test_runner_keeps_argv0_as_typed_and_file_absolute(tmp_path):
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "s.py").write_text("import sys\nprint(sys.argv[0])\nprint(__file__)\n")
+    python = _subproc.run([os.path.join("sub", "s.py")], cwd=tmp_path, check_rc=0)
+    runner = _subproc.run(["-m", "tf1mem.run", os.path.join("sub", "s.py")], cwd=tmp_path,
+                          check_rc=0)
+    assert runner.stdout == python.stdout == f"sub/s.py\n{sub / 's.py'}\n"
+
+
+def test_runner_gives_the_script_the_users_pythonpath(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text(
+        "import os, sys\n"
+        "print(os.environ.get('PYTHONPATH'))\n"
+        f"print({str(_subproc.REPO)!r} in sys.path)\n"
+        "print(sorted(k for k in os.environ if k.startswith('TF1MEM_')))\n")
+    # _subproc puts the checkout on PYTHONPATH (tf1mem is importable from it); the
+    # user's own value is that, and exactly that reaches the script.
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    lines = proc.stdout.splitlines()
+    assert lines[0] == os.pathsep.join([str(_subproc.REPO)] + (
+        [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
+    assert lines[2] == "['TF1MEM_LOOPBACK_ONLY']"  # kept: children's servers stay local
+
+
+def test_runner_removes_the_package_root_it_added(tmp_path):
+    """Installed tf1mem (not from PYTHONPATH): the script sees no extra path entry."""
+    script = tmp_path / "s.py"
+    script.write_text("import os, sys\nprint(os.environ.get('PYTHONPATH'))\n"
+                      f"print({str(_subproc.REPO)!r} in sys.path)\n")
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.run([sys.executable, "-m", "tf1mem.run", str(script)], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, _subproc.describe(proc)
+    assert proc.stdout.splitlines() == ["None", "False"], _subproc.describe(proc)
+
+
+def test_sigterm_ends_the_runner_as_it_ends_python(tmp_path):
+    script = tmp_path / "wait.py"
+    script.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n")
+    env = dict(os.environ, PYTHONPATH=str(_subproc.REPO), TF_CPP_MIN_LOG_LEVEL="2")
+    codes = []
+    for cmd in ([sys.executable, str(script)],
+                [sys.executable, "-m", "tf1mem.run", str(script)]):
+        proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        try:
+            assert proc.stdout.readline() == "ready\n"
+            proc.send_signal(signal.SIGTERM)
+            codes.append(proc.wait(timeout=30))
+        finally:
+            proc.kill()
+            proc.wait()
+            proc.stdout.close()
+    assert codes == [-signal.SIGTERM, -signal.SIGTERM]  # a shell shows 143 for both
