@@ -7,6 +7,8 @@ tf1mem must shut the server down and stop with exit 4.
 
 import os
 import socket
+import stat
+from pathlib import Path
 
 import pytest
 
@@ -143,3 +145,70 @@ def test_ps_start_line_prints_what_the_kernel_says(tmp_path):
         proc.stdout.close()
     # The loopback shim binds the dual-stack socket to IPv4 loopback (mapped).
     assert line.strip() == f"tf1mem.cluster: /job:ps/task:0 serving at 127.0.0.1:{port}", line
+
+
+# ------------------------------------------------------------ the cached shim
+
+
+def _shim_in(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return loopback._shim_path()
+
+
+def test_a_fresh_build_is_recorded_and_then_trusted(tmp_path, monkeypatch):
+    path = _shim_in(tmp_path, monkeypatch)
+    assert loopback._build_shim() == path
+    assert Path(path + ".sha256").read_text().strip() == loopback._file_sha256(path)
+    assert loopback._trusted(path)
+    assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
+
+
+@pytest.mark.parametrize("spoil", ["junk", "no_record", "other_owner", "group_writable",
+                                   "symlink", "open_folder"])
+def test_a_cached_shim_tf1mem_did_not_build_is_rebuilt(tmp_path, monkeypatch, spoil):
+    path = _shim_in(tmp_path, monkeypatch)
+    loopback._build_shim()
+    good = Path(path).read_bytes()
+    if spoil == "junk":  # same name, other content: the recorded hash differs
+        Path(path).write_bytes(b"\x7fELF junk")
+    elif spoil == "no_record":
+        os.unlink(path + ".sha256")
+    elif spoil == "other_owner":
+        os.chown(path, 65534, 65534)  # as another user would have left it
+    elif spoil == "group_writable":
+        os.chmod(path, 0o775)
+    elif spoil == "symlink":
+        target = tmp_path / "elsewhere.so"
+        target.write_bytes(good)
+        os.unlink(path)
+        os.symlink(target, path)
+    elif spoil == "open_folder":
+        os.chmod(os.path.dirname(path), 0o777)
+    assert not loopback._trusted(path)
+    assert loopback._build_shim() == path
+    assert loopback._trusted(path) and not os.path.islink(path)
+    assert Path(path).read_bytes() == good  # the same compiler builds the same file
+
+
+def test_the_shim_folder_of_another_user_is_refused(tmp_path, monkeypatch):
+    path = _shim_in(tmp_path, monkeypatch)
+    folder = os.path.dirname(path)
+    os.makedirs(folder)
+    os.chown(folder, 65534, 65534)
+    with pytest.raises(errors.ClusterError, match="is not a folder of this user"):
+        loopback._build_shim()
+
+
+@pytest.mark.slow
+def test_runner_rebuilds_a_junk_shim_and_serves_on_loopback(tmp_path, monkeypatch):
+    path = _shim_in(tmp_path, monkeypatch)
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    Path(path).write_bytes(b"junk that the dynamic loader would refuse")
+    script = tmp_path / "serve.py"
+    script.write_text(SERVER_SCRIPT)
+    proc = _subproc.run(["-m", "tf1mem.run", script, _free_port()], cwd=tmp_path,
+                        env={"XDG_CACHE_HOME": str(tmp_path / "cache")}, check_rc=0,
+                        timeout=120)
+    assert proc.stdout.startswith("serving grpc://localhost:")
+    assert "cannot be preloaded" not in proc.stderr
+    assert loopback._trusted(path)

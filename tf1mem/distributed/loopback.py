@@ -18,11 +18,13 @@ TensorFlow is imported), :func:`loopback_active` tells whether it is on.
 import hashlib
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
 from typing import Mapping, Optional, Sequence
 
+from tf1mem import _atomic
 from tf1mem.errors import ClusterError
 
 __all__ = [
@@ -41,6 +43,7 @@ _ADDED_PATH_ENV_VAR = "TF1MEM_ADDED_PYTHONPATH"
 _USER_PATH_ENV_VAR = "TF1MEM_USER_PYTHONPATH"
 _UNSET_MARK = "unset"  # else the value is "set:" + the user's PYTHONPATH
 _COMPILE_TIMEOUT_S = 120
+_RECORD_SUFFIX = ".sha256"  # beside the built shim: its sha256, written at build
 # The folder holding the tf1mem package, so child processes import this copy.
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -110,10 +113,60 @@ def _shim_path() -> str:
     return os.path.join(cache, "tf1mem", f"loopback-bind-{digest}.so")
 
 
+def _owned_and_private(path: str, kind: int) -> bool:
+    """Whether ``path`` (not followed if a link) is of ``kind``, this user's, and not
+    writable by group or others."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return (stat.S_IFMT(st.st_mode) == kind and st.st_uid == os.geteuid()
+            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+def _file_sha256(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _trusted(path: str) -> bool:
+    """Whether the cached shim at ``path`` is one tf1mem built, unchanged since.
+
+    Used only if the file, its hash record (``PATH.sha256``, written when it was
+    built) and their folder are this user's and writable by no one else, and the
+    file's sha256 is the recorded one. Anything else (a file someone else put
+    there, a truncated build, junk) is rebuilt, never preloaded.
+    """
+    record = path + _RECORD_SUFFIX
+    if not (_owned_and_private(os.path.dirname(path), stat.S_IFDIR)
+            and _owned_and_private(path, stat.S_IFREG)
+            and _owned_and_private(record, stat.S_IFREG)):
+        return False
+    try:
+        with open(record) as f:
+            recorded = f.read().strip()
+        return recorded == _file_sha256(path)
+    except OSError:
+        return False
+
+
+def _private_folder(folder: str) -> None:
+    """Creates ``folder`` (0700), or makes this user's own folder private; else raises."""
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        raise ClusterError(
+            f"the loopback bind shim's folder {folder} is not a folder of this user "
+            "(another user could replace what tf1mem preloads); set XDG_CACHE_HOME to a "
+            "folder of your own, or pass --allow-remote on an isolated, trusted network.")
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        os.chmod(folder, stat.S_IMODE(st.st_mode) & ~(stat.S_IWGRP | stat.S_IWOTH))
+
+
 def _build_shim() -> str:
-    """Returns the shim's path, compiling it first if needed (atomically)."""
+    """Returns the shim's path, compiling it first unless a trusted build is cached."""
     path = _shim_path()
-    if os.path.exists(path):
+    if _trusted(path):
         return path
     compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
     if compiler is None:
@@ -124,7 +177,7 @@ def _build_shim() -> str:
     folder = os.path.dirname(path)
     advice = "Fix the compiler, or pass --allow-remote on an isolated, trusted network."
     try:
-        os.makedirs(folder, exist_ok=True)
+        _private_folder(folder)
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
             src = os.path.join(tmp, "shim.c")
             out = os.path.join(tmp, "shim.so")
@@ -138,7 +191,13 @@ def _build_shim() -> str:
                 raise ClusterError(
                     f"building the loopback bind shim with {compiler} failed:\n"
                     f"{proc.stderr}\n{advice}")
+            os.chmod(out, 0o755)
+            digest = _file_sha256(out)
+            # The record last: a build cut short has none, and is rebuilt next time.
+            if os.path.lexists(path + _RECORD_SUFFIX):
+                os.unlink(path + _RECORD_SUFFIX)
             os.replace(out, path)
+            _atomic.write_text(path + _RECORD_SUFFIX, digest + "\n")
     except subprocess.TimeoutExpired:
         raise ClusterError(
             f"building the loopback bind shim with {compiler} did not finish within "
