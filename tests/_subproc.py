@@ -9,8 +9,11 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_MNIST = REPO.parent / "shared" / "data" / "MNIST_data"
 
 
-def run(args, *, cwd=None, env=None, timeout=180, check_rc=None, input_text=None):
-    """Runs ``[python, *args]``; returns CompletedProcess with text stdout/stderr.
+def run(args, *, cwd=None, env=None, timeout=180, check_rc=None, input_text=None,
+        prefix=()):
+    """Runs ``[*prefix, python, *args]``; returns CompletedProcess with text stdout/stderr.
+
+    ``prefix`` is a command that runs python, e.g. ``setpriv`` as another user.
 
     When ``check_rc`` is an int and the exit code differs, fails the test showing the
     command, its exit code, stdout and stderr.
@@ -23,7 +26,7 @@ def run(args, *, cwd=None, env=None, timeout=180, check_rc=None, input_text=None
         p for p in (str(REPO), full_env.get("PYTHONPATH", "")) if p)
     if env:
         full_env.update(env)
-    cmd = [sys.executable, *map(str, args)]
+    cmd = [*prefix, sys.executable, *map(str, args)]
     proc = subprocess.run(cmd, cwd=cwd, env=full_env, capture_output=True, text=True,
                           timeout=timeout, input=input_text)
     if check_rc is not None and proc.returncode != check_rc:

@@ -80,10 +80,11 @@ def test_download_from_file_mirror_prints_and_records_sha256(tmp_path, mirror, c
         size = (dest / name).stat().st_size
         assert f"Successfully downloaded {name} {size} bytes." in out
         assert f"Extracting {dest}/{name}" in out
-    assert fetch.read_sha256sums(dest / "SHA256SUMS") == sums
+    # What tf1mem placed is recorded in its own file, never in a SHA256SUMS of the user's.
+    assert fetch.read_sha256sums(dest / fetch.RECORD_NAME) == sums
     _load(dest, url)
     assert "Successfully" not in capsys.readouterr().out
-    assert sorted(p.name for p in dest.iterdir()) == sorted(NAMES + ("SHA256SUMS",))
+    assert sorted(p.name for p in dest.iterdir()) == sorted(NAMES + (fetch.RECORD_NAME,))
 
 
 def test_corruption_after_first_use_is_caught_and_refetched(tmp_path, mirror):
@@ -189,15 +190,18 @@ def test_official_size_is_checked_before_hash(monkeypatch):
 # -- checksum policy ----------------------------------------------------------------------
 
 
-def test_sha256sums_in_train_dir_is_honoured(tmp_path, mirror):
+def test_sha256sums_in_train_dir_only_adds_a_check(tmp_path, mirror):
     url, sums = mirror
     dest = tmp_path / "data"
     write_fake_mnist(dest, n_train=40, n_test=10, sha256sums=False)
     (dest / "SHA256SUMS").write_text(f"{'a' * 64}  t10k-labels-idx1-ubyte\n")
+    # The folder's file differs from its listed sum: set aside; and the mirror's copy,
+    # though fine by itself, is not what the list says either: nothing is used.
     with pytest.raises(FetchError) as info:
         _load(dest, url)
-    assert f"listed in {dest / 'SHA256SUMS'}" in str(info.value)
-    # An explicit checksums= mapping overrides the file.
+    assert f"{dest / 'SHA256SUMS'} lists {'a' * 64}" in str(info.value)
+    assert not (dest / "t10k-labels-idx1-ubyte.gz").exists()
+    # An explicit checksums= mapping, the calling code's own word, replaces the list.
     mnist = _load(dest, url, checksums={"t10k-labels-idx1-ubyte.gz": sums["t10k-labels-idx1-ubyte"]})
     assert mnist.test.num_examples == 10
 

@@ -141,3 +141,162 @@ def test_sigterm_ends_the_runner_as_it_ends_python(tmp_path):
             proc.wait()
             proc.stdout.close()
     assert codes == [-signal.SIGTERM, -signal.SIGTERM]  # a shell shows 143 for both
+
+
+# ------------------------------------------------------------ the user's own data
+
+
+def _no_download_env(tmp_path):
+    return {"TF1MEM_CACHE_DIR": str(tmp_path / "empty-cache"),
+            "PATH": os.path.dirname(sys.executable),  # no npm
+            "https_proxy": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9"}
+
+
+def test_a_valid_non_mnist_set_under_mnist_names_is_used_as_tf1_did(tmp_path):
+    """Fashion-MNIST's README: read_data_sets('data/fashion'); same names as MNIST."""
+    data = tmp_path / "data" / "fashion"
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7,
+                                     separable=True, sha256sums=False)
+    before = {p.name: p.read_bytes() for p in data.iterdir()}
+    proc = _subproc.run(["-m", "tf1mem.train", "--no-progress", "--data-dir", data,
+                         "--steps", "30", "--batch-size", "50", "--seed", "0"],
+                        cwd=tmp_path, env=_no_download_env(tmp_path), check_rc=0)
+    notes = [line for line in proc.stderr.splitlines() if "is not the official MNIST" in line]
+    assert len(notes) == 4, proc.stderr  # one line per file
+    assert "used as TF 1.15 would use it" in notes[0]
+    # Trained on the user's data (learnable: 10 % if it were not), nothing swapped,
+    # moved or written into the folder.
+    assert float(proc.stdout.strip().splitlines()[-1].split(": ")[1]) >= 0.95
+    assert {p.name: p.read_bytes() for p in data.iterdir()} == before
+
+
+def test_a_users_sha256sums_never_lets_official_mnist_replace_a_listed_file(tmp_path):
+    data = tmp_path / "gen"
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7)  # + SHA256SUMS
+    (data / "t10k-labels-idx1-ubyte.gz").unlink()
+    proc = _subproc.run(["-m", "tf1mem.train", "--no-progress", "--data-dir", data,
+                         "--steps", "5"], cwd=tmp_path, env=_no_download_env(tmp_path),
+                        check_rc=errors.EXIT_DATA)
+    assert "Could not obtain a good copy of t10k-labels-idx1-ubyte.gz" in proc.stderr
+    assert not (data / "t10k-labels-idx1-ubyte.gz").exists()
+
+
+def test_official_mnist_in_the_cache_does_not_pass_a_users_list(real_mnist_dir, tmp_path):
+    data = tmp_path / "gen"
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7)
+    (data / "t10k-labels-idx1-ubyte.gz").unlink()
+    env = {**_no_download_env(tmp_path), "TF1MEM_CACHE_DIR": str(real_mnist_dir)}
+    proc = _subproc.run(["-m", "tf1mem.train", "--no-progress", "--data-dir", data,
+                         "--steps", "5"], cwd=tmp_path, env=env, check_rc=errors.EXIT_DATA)
+    assert "skipped: it holds official MNIST only" in proc.stderr
+    assert not (data / "t10k-labels-idx1-ubyte.gz").exists()
+
+
+def test_sigint_ends_the_runner_as_it_ends_python(tmp_path):
+    script = tmp_path / "wait.py"
+    script.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n")
+    env = dict(os.environ, PYTHONPATH=str(_subproc.REPO), TF_CPP_MIN_LOG_LEVEL="2")
+    results = []
+    for cmd in ([sys.executable, str(script)],
+                [sys.executable, "-m", "tf1mem.run", str(script)]):
+        proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout.readline() == "ready\n"
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=30)
+            results.append((proc.returncode, err.strip().splitlines()[-1]))
+        finally:
+            proc.kill()
+            proc.wait()
+    assert results == [(-signal.SIGINT, "KeyboardInterrupt")] * 2, results
+
+
+def test_runner_on_a_zip_without_main_is_python_s_one_line(tmp_path):
+    import zipfile
+
+    archive = tmp_path / "app.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("helper.py", "print(1)\n")
+    python = _subproc.run([archive], cwd=tmp_path)
+    runner = _subproc.run(["-m", "tf1mem.run", archive], cwd=tmp_path)
+    assert (runner.returncode, runner.stderr.strip()) == (1, python.stderr.strip())
+
+
+# ------------------------------------------------ without privileges: the kernel says no
+#
+# Root reads any file and binds any port. When the suite runs as root, these run python
+# with the capabilities that let it (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH,
+# CAP_NET_BIND_SERVICE) dropped from its bounding set: the refusals are the kernel's.
+
+_DROP = "-dac_override,-dac_read_search,-net_bind_service"
+
+
+@pytest.fixture
+def unprivileged(tmp_path):
+    """``(prefix, folder)``: a command prefix that runs python without the privileges
+    that override file modes and guard ports below 1024, and a folder to work in."""
+    import shutil
+
+    if os.geteuid() != 0:
+        return (), str(tmp_path)
+    setpriv = shutil.which("setpriv")
+    if not setpriv:
+        pytest.skip("running as root without setpriv: cannot drop privileges")
+    return (setpriv, f"--bounding-set={_DROP}"), str(tmp_path)
+
+
+def _unprivileged_env(folder):
+    return {"HOME": folder, "XDG_CACHE_HOME": os.path.join(folder, "cache"),
+            "TF1MEM_CACHE_DIR": os.path.join(folder, "empty-cache"),
+            "PATH": os.path.dirname(sys.executable),  # no npm
+            "https_proxy": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+            "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": folder}
+
+
+def test_an_unreadable_data_file_exits_3_naming_it(unprivileged):
+    prefix, folder = unprivileged
+    data = os.path.join(folder, "MNIST_data")
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200)
+    locked = os.path.join(data, "train-labels-idx1-ubyte.gz")
+    os.chmod(locked, 0)
+    before = sorted(os.listdir(data))
+    proc = _subproc.run(["-m", "tf1mem.train", "--no-progress", "--data-dir", data,
+                         "--steps", "1"], cwd=folder, env=_unprivileged_env(folder),
+                        prefix=prefix, check_rc=errors.EXIT_DATA)
+    assert f"{locked} cannot be read by this user; fix its permissions" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert sorted(os.listdir(data)) == before  # not moved aside, nothing fetched over it
+
+
+def test_a_read_only_folder_with_a_valid_set_is_read_without_writing(unprivileged):
+    prefix, folder = unprivileged
+    data = os.path.join(folder, "shared-data")
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, separable=True,
+                                     sha256sums=False)
+    os.chmod(data, 0o555)
+    try:
+        before = {name: os.stat(os.path.join(data, name)).st_mtime_ns
+                  for name in os.listdir(data)}
+        proc = _subproc.run(["-m", "tf1mem.train", "--no-progress", "--data-dir", data,
+                             "--steps", "20", "--batch-size", "50"], cwd=folder,
+                            env=_unprivileged_env(folder), prefix=prefix, check_rc=0)
+        assert proc.stdout.strip().splitlines()[-1].startswith("test accuracy: ")
+        assert "Traceback" not in proc.stderr
+        assert {name: os.stat(os.path.join(data, name)).st_mtime_ns
+                for name in os.listdir(data)} == before
+    finally:
+        os.chmod(data, 0o755)
+
+
+def test_a_privileged_port_is_reported_as_permission_denied(unprivileged):
+    prefix, folder = unprivileged
+    data = os.path.join(folder, "MNIST_data")
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200)
+    proc = _subproc.run([*CLUSTER, "--data-dir", data, "--port-base", "80", "--workers", "1",
+                         "--steps", "1"], cwd=folder, env=_unprivileged_env(folder),
+                        prefix=prefix, timeout=120)
+    assert proc.returncode == errors.EXIT_CLUSTER, _subproc.describe(proc)
+    assert "port 80 cannot be opened by this user (Permission denied)" in proc.stderr
+    assert "already in use" not in proc.stderr
+    assert not [name for name in os.listdir(folder) if name.startswith("tf1mem-cluster")]

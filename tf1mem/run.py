@@ -15,8 +15,12 @@ with the script's own config (the script's explicit value wins unless
 loader then shuffles deterministically, as it did under TF 1.x).
 
 Exit status, ``sys.exit`` codes, uncaught exceptions (traceback from the script's
-own frames, through ``sys.excepthook``) and output are those of ``python SCRIPT``.
-The runner's own errors (a bad option, a missing script) exit 2.
+own frames, through ``sys.excepthook``), signals (SIGINT: traceback, then death by
+SIGINT; SIGTERM: death by SIGTERM) and output are those of ``python SCRIPT``; so are
+a folder or zip file with a ``__main__.py``. The runner's own errors (a bad option, a
+missing script) exit 2. Not supported: ``-c CODE``, a script on standard input
+(``-``), and python's own interpreter options (give those to python:
+``python -X dev -m tf1mem.run SCRIPT``).
 
 TensorFlow's gRPC server runs any graph it is sent, without authentication, and in
 TF 2.21 listens on every interface whatever the ClusterSpec says. So the command
@@ -31,6 +35,7 @@ closed at its ``tf.train.Server(...)`` line (exit 4).
 import argparse
 import dataclasses
 import os
+import signal
 import sys
 from typing import Optional, Tuple
 
@@ -193,7 +198,15 @@ def main(argv=None):
 
             # The script (and its children) get the user's PYTHONPATH, not ours.
             loopback.restore_user_pythonpath()
-        script.run_script(opts, forbid_servers=forbid)
+        try:
+            script.run_script(opts, forbid_servers=forbid)
+        except KeyboardInterrupt:
+            # As python: the traceback is printed; the process then dies of SIGINT
+            # (a shell shows 130), so whoever waits for it sees the interrupt.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
         return errors.EXIT_OK
 
     return _cli.run_command("tf1mem.run", body)

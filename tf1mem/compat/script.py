@@ -86,15 +86,24 @@ def _raised_by_lookup(exc):
 def _check_target(opts):
     """SystemExit(1) with python's own line for what ``python`` would not run.
 
-    A folder without ``__main__.py``; a ``-m`` module whose top-level package does
+    A folder or zip file without ``__main__.py``; a ``-m`` module whose top-level package does
     not exist (looked up without executing anything: a package's ``__init__`` must
     only run under the shim). Deeper misses are reported by runpy, after the install.
     """
     import importlib.util
 
     if opts.script is not None:
+        import zipfile
+
         path = os.path.abspath(opts.script)
-        if os.path.isdir(path) and not os.path.isfile(os.path.join(path, "__main__.py")):
+        if os.path.isdir(path):
+            runnable = os.path.isfile(os.path.join(path, "__main__.py"))
+        elif zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                runnable = "__main__.py" in archive.namelist()
+        else:
+            runnable = True
+        if not runnable:
             print(f"{sys.executable}: can't find '__main__' module in {path!r}",
                   file=sys.stderr)
             raise SystemExit(1)
@@ -164,7 +173,12 @@ def run_script(opts, *, forbid_servers=None):
                     _exec_file(path, init_globals)
                 else:  # a folder or zip with __main__.py, or compiled code
                     runpy.run_path(path, init_globals=init_globals, run_name="__main__")
-            except (SystemExit, KeyboardInterrupt):
+            except SystemExit:
+                raise
+            except KeyboardInterrupt as exc:
+                # python prints the traceback, then dies of SIGINT (the caller does that).
+                user_tb = _user_traceback(exc.__traceback__, path)
+                sys.excepthook(type(exc), exc.with_traceback(user_tb), user_tb)
                 raise
             except BaseException as exc:
                 user_tb = _user_traceback(exc.__traceback__, path)

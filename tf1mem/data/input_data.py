@@ -351,6 +351,8 @@ def read_data_sets(
                 # stdout stays TF1's; where it came from goes to stderr.
                 print(f"tf1mem: {filename} verified (sha256 {got.sha256[:12]}...) "
                       f"from {got.source}", file=sys.stderr)
+            if got.note:  # the user's own data set under MNIST's names
+                print(got.note, file=sys.stderr)
             print("Extracting", got.path)
             return got.payload, got.path
 

@@ -323,7 +323,11 @@ class _Launcher:
                                          start_new_session=True)
         task.starts += 1
         address = self.cluster[task.job][task.index]
-        print(f"{_PROG}: started {task.name} at {address} (pid {task.proc.pid}), "
+        # Its peers dial this address; with --allow-remote the server itself listens
+        # on every interface, and the line must not suggest otherwise.
+        where = (f"{address} (listening on every interface: --allow-remote)"
+                 if self.opts.allow_remote else address)
+        print(f"{_PROG}: started {task.name} for {where} (pid {task.proc.pid}), "
               f"log {task.log_path}", file=sys.stderr, flush=True)
         self._write_state()
 
