@@ -19,6 +19,8 @@ __all__ = [
     "NUM_CLASSES",
     "placeholders",
     "inference",
+    "weights",
+    "softmax",
     "loss",
     "training",
     "evaluation",
@@ -56,9 +58,33 @@ def inference(x):
     Returns:
       y_pred: float32 tensor [batch, 10], class probabilities.
     """
+    return softmax(x, *weights())
+
+
+def weights():
+    """The softmax model's zero-initialised variables.
+
+    Returns:
+      W: float32 variable [784, 10].
+      b: float32 variable [10].
+    """
     tf = _v1()
     W = tf.Variable(tf.zeros([IMAGE_PIXELS, NUM_CLASSES]))
     b = tf.Variable(tf.zeros([NUM_CLASSES]))
+    return W, b
+
+
+def softmax(x, W, b):
+    """``softmax(x W + b)``: the model's forward pass on given weights.
+
+    Args:
+      x: float32 tensor [batch, 784].
+      W, b: float32 tensors (or variables) [784, 10] and [10].
+
+    Returns:
+      y_pred: float32 tensor [batch, 10].
+    """
+    tf = _v1()
     return tf.nn.softmax(tf.matmul(x, W) + b)
 
 

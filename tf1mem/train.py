@@ -23,7 +23,7 @@ import sys
 from typing import Optional, Sequence
 
 from tf1mem import _cli, errors, models
-from tf1mem.training import MODES, TrainOptions
+from tf1mem.training import FAST_CHUNK, MODES, TrainOptions
 
 __all__ = ["parse_args", "main", "entry"]
 
@@ -81,6 +81,17 @@ def _parser():
                             "--port-base", 0, 65534, "0 (pick free ports) or a port 1..65534"), default=2222,
                         help="two-task mode: first of two ports (0 = pick free ports)")
     loopback.add_allow_remote_flag(parser, "two-task mode's gRPC servers")
+    loop = parser.add_mutually_exclusive_group()
+    loop.add_argument("--fast", dest="loop", action="store_const", const="fast",
+                      help="softmax mode: the same batches in the same order, data resident "
+                           f"in the graph, {FAST_CHUNK} steps per session.run (the default)")
+    loop.add_argument("--exact", dest="loop", action="store_const", const="exact",
+                      help="softmax mode: the article's loop, op for op: next_batch and "
+                           "feed_dict, one session.run per step")
+    parser.set_defaults(loop="fast")
+    parser.add_argument("--profile", action="store_true",
+                        help="print the wall time of each phase (import, load, build, "
+                             "train, eval) to stderr")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON summary as the last line instead of text")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
@@ -110,7 +121,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> TrainOptions:
                 f"{' and '.join(ignored)} do not apply to --mode two-task: example 2 "
                 f"trains one step per partition of 1000 examples, 55 partitions")
     return TrainOptions(
-        mode=ns.mode, batch_size=ns.batch_size, steps=ns.steps,
+        mode=ns.mode, loop=ns.loop, profile=ns.profile,
+        batch_size=ns.batch_size, steps=ns.steps,
         learning_rate=ns.learning_rate, data_dir=ns.data_dir, seed=ns.seed,
         json=ns.json, progress=ns.progress, port_base=ns.port_base,
         allow_remote=ns.allow_remote,
@@ -131,6 +143,10 @@ def _run(opts: TrainOptions) -> int:
     from tf1mem import training
 
     result = training.train_softmax(opts)
+    if opts.profile:
+        print("tf1mem.train: profile (s): " + "  ".join(
+            f"{phase} {seconds:.3f}" for phase, seconds in result.phases.items())
+            + f"  total {result.total_seconds:.3f}  ({result.loop} loop)", file=sys.stderr)
     if opts.json:
         print(json.dumps(dataclasses.asdict(result), sort_keys=True))
     else:

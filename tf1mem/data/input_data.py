@@ -225,17 +225,20 @@ class DataSet:
                 numpy.multiply(images, _INV_255, out=images)
         self._images = images
         self._labels = labels
+        self._pending_order = None  # see batch_indices
         self._epochs_completed = 0
         self._index_in_epoch = 0
 
     @property
     def images(self):
         """Images: ``(N, rows*cols)`` if reshaped, else ``(N, rows, cols, 1)``."""
+        self._apply_pending_order()
         return self._images
 
     @property
     def labels(self):
         """Labels: uint8 ``(N,)`` or float64 one-hot ``(N, classes)``."""
+        self._apply_pending_order()
         return self._labels
 
     @property
@@ -268,6 +271,7 @@ class DataSet:
             fake_image = [1] * 784
             fake_label = [1] + [0] * 9 if self.one_hot else 0
             return [fake_image for _ in range(batch_size)], [fake_label for _ in range(batch_size)]
+        self._apply_pending_order()
         start = self._index_in_epoch
         if self._epochs_completed == 0 and start == 0 and shuffle:
             self._reorder()
@@ -285,6 +289,70 @@ class DataSet:
             numpy.concatenate((images_rest, self._images[:end]), axis=0),
             numpy.concatenate((labels_rest, self._labels[:end]), axis=0),
         )
+
+    def batch_indices(self, batch_size: int, steps: int, shuffle: bool = True) -> numpy.ndarray:
+        """The rows ``steps`` calls of :meth:`next_batch` would return, without copying them.
+
+        Advances this data set exactly as those calls would (the same
+        ``numpy.random.shuffle`` calls in the same order, the same epoch count and
+        position; the arrays are put in the order the calls would leave them when
+        they are next used, so a caller that only wanted the indices pays no copy), so
+        a training loop can gather its batches in the graph and still see TF1's
+        batch sequence, and :meth:`next_batch` afterwards goes on where they ended.
+
+        Args:
+            batch_size: examples per batch, at most :attr:`num_examples`.
+            steps: number of batches.
+            shuffle: as for :meth:`next_batch`.
+
+        Returns:
+            int64 array ``(steps, batch_size)``: row ``s`` holds the indices, into
+            :attr:`images` and :attr:`labels` *as they were before this call*, of the
+            examples batch ``s`` would have held.
+
+        Raises:
+            ValueError: ``batch_size`` exceeds the number of examples (TF1's
+                ``next_batch`` then returned short batches), or this is fake data.
+        """
+        n = self._num_examples
+        self._apply_pending_order()
+        if not isinstance(self._images, numpy.ndarray):
+            raise ValueError("batch_indices needs real data; fake data has no rows to index")
+        if not 1 <= batch_size <= n:
+            raise ValueError(f"batch_size {batch_size} must be in 1..{n} (the examples "
+                             "in this data set) for batch_indices")
+        order = numpy.arange(n)  # position in the would-be arrays -> row of the current ones
+        out = numpy.empty((steps, batch_size), dtype=numpy.int64)
+
+        def reorder(order):
+            perm = numpy.arange(n)
+            numpy.random.shuffle(perm)  # the call _reorder makes, consuming the same draws
+            return order[perm]
+
+        for s in range(steps):
+            start = self._index_in_epoch
+            if self._epochs_completed == 0 and start == 0 and shuffle:
+                order = reorder(order)
+            if start + batch_size <= n:
+                self._index_in_epoch += batch_size
+                out[s] = order[start:self._index_in_epoch]
+                continue
+            self._epochs_completed += 1
+            rest = order[start:n]
+            if shuffle:
+                order = reorder(order)
+            self._index_in_epoch = batch_size - (n - start)
+            out[s, :n - start] = rest
+            out[s, n - start:] = order[:self._index_in_epoch]
+        if not numpy.array_equal(order, numpy.arange(n)):
+            self._pending_order = order
+        return out
+
+    def _apply_pending_order(self) -> None:
+        if self._pending_order is not None:
+            order, self._pending_order = self._pending_order, None
+            self._images = self._images[order]
+            self._labels = self._labels[order]
 
     def _reorder(self) -> None:
         perm = numpy.arange(self._num_examples)

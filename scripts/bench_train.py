@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Benchmark: the article's example 1, trained seven ways, side by side in one run.
+
+Each variant trains softmax regression on MNIST, batch 100, learning rate 0.5, for
+``--steps`` steps on the batches TF1's ``next_batch`` gives with seed 1, each in a
+fresh process, ``--repeats`` times (alternating the variants), and the medians are
+printed:
+
+  (a) the article's script, unchanged, through ``python -m tf1mem.run``
+  (b) the same script hand-edited to ``tensorflow.compat.v1`` on TF 2
+  (c) ``python -m tf1mem.train --exact`` (the article's loop, op for op)
+  (d) ``python -m tf1mem.train --fast`` (data in the graph, steps in a while_loop)
+  (e) the same model in Keras 3 ``model.fit`` (same batches, same steps)
+  (f) the same SGD in NumPy: the compute floor of this machine
+  (g) TF 1.15 running the article's script, when ``--tf1-python PATH`` names a
+      Python with tensorflow==1.15 (see DEVELOPERS.md for the oracle venv)
+
+The scripts time their own training loop (first step to last, collections
+included); "wall" is the whole process from outside. Ratios are against (a).
+
+Usage: python scripts/bench_train.py [--repeats N] [--steps N] [--data-dir DIR]
+                                     [--tf1-python PATH]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ARTICLE = REPO / "scripts" / "legacy" / "softmax_mnist.py"
+BENCH = "BENCH "  # the line each script prints: BENCH {"train_seconds": ..., "accuracy": ...}
+
+KERAS = '''
+import json, os, sys, time
+os.environ.pop("TF_USE_LEGACY_KERAS", None)
+import numpy as np
+import tensorflow as tf
+import keras
+from tf1mem.data import input_data
+
+steps = int(sys.argv[1])
+mnist = input_data.read_data_sets("MNIST_data/", one_hot=True, seed=1)
+X = mnist.train.images
+Y = mnist.train.labels.astype(np.float32)
+rows = mnist.train.batch_indices(100, steps).reshape(-1)  # the next_batch sequence
+x, y = X[rows], Y[rows]  # in that order: fit with shuffle=False takes them as batches
+model = keras.Sequential([keras.Input((784,)), keras.layers.Dense(
+    10, activation="softmax", kernel_initializer="zeros", bias_initializer="zeros")])
+model.compile(optimizer=keras.optimizers.SGD(0.5), loss="categorical_crossentropy",
+              metrics=["accuracy"])
+start = time.perf_counter()
+model.fit(x, y, batch_size=100, epochs=1, shuffle=False, verbose=0)
+train_seconds = time.perf_counter() - start
+_, accuracy = model.evaluate(mnist.test.images, mnist.test.labels, verbose=0)
+print("BENCH " + json.dumps({"train_seconds": train_seconds, "accuracy": float(accuracy)}))
+'''
+
+NUMPY = '''
+import json, sys, time
+import numpy as np
+from tf1mem.data import input_data
+
+steps = int(sys.argv[1])
+mnist = input_data.read_data_sets("MNIST_data/", one_hot=True, seed=1)
+X = mnist.train.images
+Y = mnist.train.labels.astype(np.float32)
+rows = mnist.train.batch_indices(100, steps)
+W = np.zeros((784, 10), np.float32)
+b = np.zeros(10, np.float32)
+lr = np.float32(0.5)
+start = time.perf_counter()
+for r in rows:
+    x, y = X[r], Y[r]
+    z = x @ W + b
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    p = e / e.sum(axis=1, keepdims=True)
+    d = (p - y) / np.float32(len(r))  # d loss / d logits of the mean cross-entropy
+    W -= lr * (x.T @ d)
+    b -= lr * d.sum(axis=0)
+train_seconds = time.perf_counter() - start
+accuracy = float(np.mean(np.argmax(mnist.test.images @ W + b, 1) ==
+                         np.argmax(mnist.test.labels, 1)))
+print("BENCH " + json.dumps({"train_seconds": train_seconds, "accuracy": accuracy}))
+'''
+
+
+def instrument(source: str, steps: int) -> str:
+    """The article's script with seed 1, ``steps`` steps and its loop timed."""
+    for old, new in [
+        ('read_data_sets("MNIST_data/", one_hot=True)',
+         'read_data_sets("MNIST_data/", one_hot=True, seed=1)'),
+        ("    for i in range(1000):\n",
+         f"    _bench_start = _bench_time.perf_counter()\n    for i in range({steps}):\n"),
+        ("    # 测试\n",
+         "    _bench_seconds = _bench_time.perf_counter() - _bench_start\n    # 测试\n"),
+        ("    print(sess.run(accuracy, feed_dict={x: mnist.test.images, y: mnist.test.labels}))",
+         "    _bench_acc = sess.run(accuracy, feed_dict={x: mnist.test.images, "
+         "y: mnist.test.labels})\n    print(_bench_acc)\n"
+         "    print('BENCH {\"train_seconds\": %r, \"accuracy\": %r}' % "
+         "(_bench_seconds, float(_bench_acc)))"),
+    ]:
+        if old not in source:
+            raise SystemExit(f"{ARTICLE} changed: cannot find {old!r} to instrument")
+        source = source.replace(old, new, 1)
+    return "import time as _bench_time\n" + source
+
+
+def hand_edit(source: str) -> str:
+    """The edits a user makes by hand to run a TF1 script on TF 2."""
+    source = source.replace(
+        "import tensorflow as tf\n",
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n", 1)
+    return source.replace("from tensorflow.examples.tutorials.mnist import input_data",
+                          "from tf1mem.data import input_data")
+
+
+def run_variant(cmd, cwd, env):
+    """``(wall seconds, train seconds, accuracy)`` of one fresh process."""
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"failed ({proc.returncode}): {' '.join(map(str, cmd))}\n"
+                 f"{proc.stdout[-1500:]}\n{proc.stderr[-3000:]}")
+    lines = proc.stdout.splitlines()
+    bench = [json.loads(line[len(BENCH):]) for line in lines if line.startswith(BENCH)]
+    if bench:
+        return wall, bench[-1]["train_seconds"], bench[-1]["accuracy"]
+    summary = json.loads(lines[-1])  # tf1mem.train --json
+    return wall, summary["train_seconds"], summary["test_accuracy"]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--data-dir", default=str(REPO / "MNIST_data"),
+                        help="folder with the four MNIST .gz files (copied)")
+    parser.add_argument("--tf1-python", help="a Python with tensorflow==1.15 for (g)")
+    args = parser.parse_args(argv)
+    if not Path(args.data_dir, "train-images-idx3-ubyte.gz").exists():
+        raise SystemExit(f"no MNIST in {args.data_dir}: run `python -m tf1mem.train` once "
+                         "(it fetches it) or pass --data-dir")
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2",
+               PYTHONPATH=os.pathsep.join(p for p in (str(REPO),
+                                                      os.environ.get("PYTHONPATH")) if p))
+    work = Path(tempfile.mkdtemp(prefix="tf1mem-bench-train-"))
+    try:
+        shutil.copytree(args.data_dir, work / "MNIST_data")
+        article = instrument(ARTICLE.read_text(encoding="utf-8"), args.steps)
+        (work / "article.py").write_text(article, encoding="utf-8")
+        (work / "edited.py").write_text(hand_edit(article), encoding="utf-8")
+        (work / "keras_fit.py").write_text(KERAS, encoding="utf-8")
+        (work / "numpy_sgd.py").write_text(NUMPY, encoding="utf-8")
+        py, steps = sys.executable, str(args.steps)
+        train = [py, "-m", "tf1mem.train", "--no-progress", "--json", "--seed", "1",
+                 "--steps", steps]
+        variants = {
+            "(a) tf1mem.run article": [py, "-m", "tf1mem.run", "article.py"],
+            "(b) hand-edited compat.v1": [py, "edited.py"],
+            "(c) tf1mem.train --exact": [*train, "--exact"],
+            "(d) tf1mem.train --fast": [*train, "--fast"],
+            "(e) Keras 3 model.fit": [py, "keras_fit.py", steps],
+            "(f) NumPy SGD (floor)": [py, "numpy_sgd.py", steps],
+        }
+        if args.tf1_python:
+            variants["(g) TF 1.15 article"] = [args.tf1_python, "article.py"]
+        results = {name: [] for name in variants}
+        for name, cmd in variants.items():  # warm the page cache and compiled caches
+            run_variant(cmd, work, env)
+        for i in range(args.repeats):
+            order = list(variants.items())
+            for name, cmd in (order if i % 2 == 0 else order[::-1]):
+                results[name].append(run_variant(cmd, work, env))
+                print(f"\r{i + 1}/{args.repeats} {name:<28}", end="", file=sys.stderr,
+                      flush=True)
+        print(file=sys.stderr)
+        medians = {name: tuple(statistics.median(r[k] for r in runs) for k in range(3))
+                   for name, runs in results.items()}
+        base_wall, base_train, _ = medians["(a) tf1mem.run article"]
+        print(f"{'variant':<28} {'steps/s':>8} {'us/step':>8} {'x (a)':>6} "
+              f"{'wall s':>7} {'x (a)':>6} {'accuracy':>9}")
+        for name, (wall, train_s, acc) in medians.items():
+            print(f"{name:<28} {args.steps / train_s:>8.0f} {train_s / args.steps * 1e6:>8.0f} "
+                  f"{base_train / train_s:>6.2f} {wall:>7.2f} {wall / base_wall:>6.2f} "
+                  f"{acc:>9.4f}")
+        print(f"{args.steps} steps of batch 100, seed 1; medians of {args.repeats} fresh "
+              "processes each, alternating; steps/s x (a) = how many times faster than (a); "
+              "wall x (a) = whole process time relative to (a).")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
