@@ -13,7 +13,7 @@ printed:
   (e) the same model in Keras 3 ``model.fit`` (same batches, same steps)
   (f) the same SGD in NumPy: the compute floor of this machine
   (g) TF 1.15 running the article's script, when ``--tf1-python PATH`` names a
-      Python with tensorflow==1.15 (see DEVELOPERS.md for the oracle venv)
+      Python with tensorflow==1.15 (docs/DEVELOPERS.md: the oracle venv)
 
 The scripts time their own training loop (first step to last, collections
 included); "wall" is the whole process from outside. Ratios are against (a).
@@ -145,6 +145,8 @@ def main(argv=None):
     parser.add_argument("--data-dir", default=str(REPO / "MNIST_data"),
                         help="folder with the four MNIST .gz files (copied)")
     parser.add_argument("--tf1-python", help="a Python with tensorflow==1.15 for (g)")
+    parser.add_argument("--only", default="abcdefg",
+                        help="letters of the variants to run (default: all); (a) always runs")
     args = parser.parse_args(argv)
     if not Path(args.data_dir, "train-images-idx3-ubyte.gz").exists():
         raise SystemExit(f"no MNIST in {args.data_dir}: run `python -m tf1mem.train` once "
@@ -173,6 +175,8 @@ def main(argv=None):
         }
         if args.tf1_python:
             variants["(g) TF 1.15 article"] = [args.tf1_python, "article.py"]
+        variants = {name: cmd for name, cmd in variants.items()
+                    if name[1] in args.only or name.startswith("(a)")}
         results = {name: [] for name in variants}
         for name, cmd in variants.items():  # warm the page cache and compiled caches
             run_variant(cmd, work, env)

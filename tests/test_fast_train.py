@@ -90,6 +90,7 @@ def test_fast_and_exact_loops_give_the_same_model(real_mnist_dir, seed):
     assert numpy.abs(exact_W).max() > 0.01  # it did train
 
 
+@pytest.mark.slow
 def test_both_loops_stop_at_the_same_nan_step(tmp_path):
     data = tmp_path / "gen"
     _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7)
@@ -123,6 +124,7 @@ def test_exact_and_fast_flags_exclude_each_other(tmp_path):
     assert "not allowed with argument" in proc.stderr
 
 
+@pytest.mark.slow
 def test_profile_prints_each_phase(tmp_path):
     data = tmp_path / "gen"
     _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7, separable=True)

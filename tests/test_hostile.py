@@ -70,6 +70,7 @@ def test_a_run_that_fails_before_starting_removes_its_run_folder(real_mnist_dir,
     assert not run_dir.exists()
 
 
+@pytest.mark.slow
 def test_a_nan_loss_stops_training_with_exit_1(tmp_path):
     data = tmp_path / "gen"
     _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7, separable=True)
@@ -152,6 +153,7 @@ def _no_download_env(tmp_path):
             "https_proxy": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9"}
 
 
+@pytest.mark.slow
 def test_a_valid_non_mnist_set_under_mnist_names_is_used_as_tf1_did(tmp_path):
     """Fashion-MNIST's README: read_data_sets('data/fashion'); same names as MNIST."""
     data = tmp_path / "data" / "fashion"
@@ -170,6 +172,7 @@ def test_a_valid_non_mnist_set_under_mnist_names_is_used_as_tf1_did(tmp_path):
     assert {p.name: p.read_bytes() for p in data.iterdir()} == before
 
 
+@pytest.mark.slow
 def test_a_users_sha256sums_never_lets_official_mnist_replace_a_listed_file(tmp_path):
     data = tmp_path / "gen"
     _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7)  # + SHA256SUMS
@@ -181,6 +184,7 @@ def test_a_users_sha256sums_never_lets_official_mnist_replace_a_listed_file(tmp_
     assert not (data / "t10k-labels-idx1-ubyte.gz").exists()
 
 
+@pytest.mark.slow
 def test_official_mnist_in_the_cache_does_not_pass_a_users_list(real_mnist_dir, tmp_path):
     data = tmp_path / "gen"
     _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7)
@@ -254,6 +258,7 @@ def _unprivileged_env(folder):
             "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": folder}
 
 
+@pytest.mark.slow
 def test_an_unreadable_data_file_exits_3_naming_it(unprivileged):
     prefix, folder = unprivileged
     data = os.path.join(folder, "MNIST_data")
@@ -269,6 +274,7 @@ def test_an_unreadable_data_file_exits_3_naming_it(unprivileged):
     assert sorted(os.listdir(data)) == before  # not moved aside, nothing fetched over it
 
 
+@pytest.mark.slow
 def test_a_read_only_folder_with_a_valid_set_is_read_without_writing(unprivileged):
     prefix, folder = unprivileged
     data = os.path.join(folder, "shared-data")
@@ -289,6 +295,7 @@ def test_a_read_only_folder_with_a_valid_set_is_read_without_writing(unprivilege
         os.chmod(data, 0o755)
 
 
+@pytest.mark.slow
 def test_a_privileged_port_is_reported_as_permission_denied(unprivileged):
     prefix, folder = unprivileged
     data = os.path.join(folder, "MNIST_data")

@@ -202,3 +202,27 @@ def test_late_gpu_options_warn_at_the_users_line(tmp_path):
     assert "GpuOptionsIgnoredWarning" in proc.stderr
     assert "allow_growth=True" in proc.stderr
     assert f"{script}:4" in proc.stderr  # points at the second Session(...) line
+
+
+def test_the_script_does_not_walk_tensorflow_in_full_collections(tmp_path):
+    """TF's start-up objects are frozen before the script runs; its gc settings are its own."""
+    script = _write(tmp_path / "gc_state.py", """\
+        import gc
+        import tensorflow as tf
+        print(gc.get_freeze_count() > 100000, gc.get_threshold(), gc.isenabled())
+        gc.collect()
+        # What a full collection walks: the oldest generation, not the frozen objects.
+        print(len(gc.get_objects(generation=2)) < gc.get_freeze_count() // 2)
+        """)
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    assert proc.stdout.split() == ["True", "(700,", "10,", "10)", "True", "True"], proc.stdout
+
+
+def test_session_run_is_not_wrapped_without_a_placement_report(tmp_path):
+    script = _write(tmp_path / "run_attr.py", """\
+        import tensorflow as tf
+        from tensorflow.python.client import session
+        print(session.BaseSession.run.__module__, hasattr(session.BaseSession.run, '__wrapped__'))
+        """)
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    assert proc.stdout.split() == ["tensorflow.python.client.session", "False"], proc.stdout

@@ -77,7 +77,9 @@ class SessionHooks:
         __init__.__wrapped__ = original_init
         run.__wrapped__ = original_run
         self._originals = (base, original_init, original_run)
-        base.__init__, base.run = __init__, run
+        base.__init__ = __init__
+        if self._placement:  # otherwise every run would pay a Python call for nothing
+            base.run = run
 
     def uninstall(self):
         """Puts the original Session methods back."""
