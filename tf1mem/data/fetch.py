@@ -451,7 +451,7 @@ class Fetcher:
         except OSError as exc:
             _log.warning("could not record the sha256 of %s into %s: %s", pname, record, exc)
 
-    def _judge_present(self, filename: str, payload: bytes, where: str):
+    def _judge_present(self, filename: str, digest: str, where: str):
         """Checks a structurally sound file already in ``train_dir``.
 
         Returns:
@@ -464,7 +464,6 @@ class Fetcher:
                 SHA256SUMS).
         """
         pname = payload_name(filename)
-        digest = hashlib.sha256(payload).hexdigest()
         applies = []
         if pname in self._checksums and self._checksums[pname]:
             applies.append((self._checksums[pname], "checksums= argument"))
@@ -529,8 +528,8 @@ class Fetcher:
         if dest.exists():
             try:
                 payload = _gunzip(dest)
-                verify_payload(filename, payload, None, where=str(dest))  # structure
-                digest, note = self._judge_present(filename, payload, str(dest))
+                digest = verify_payload(filename, payload, None, where=str(dest))  # structure
+                digest, note = self._judge_present(filename, digest, str(dest))
             except DataError as exc:
                 tried.append((str(dest), f"rejected: {exc} {move_aside(dest, reason=exc)}"))
             else:

@@ -221,8 +221,9 @@ class DataSet:
                 images = images.reshape(images.shape[0], images.shape[1] * images.shape[2])
             if np_dtype == numpy.float32:
                 # In float32, like TF1 (not x / 255.0, which differs in the last bit).
-                images = images.astype(numpy.float32)
-                numpy.multiply(images, _INV_255, out=images)
+                # One pass: uint8 -> float32 -> * float32(1/255) per element, the
+                # same two roundings as astype then multiply, at a third of the time.
+                images = numpy.multiply(images, _INV_255, dtype=numpy.float32)
         self._images = images
         self._labels = labels
         self._pending_order = None  # see batch_indices
