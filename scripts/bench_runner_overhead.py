@@ -5,7 +5,10 @@ For each workload, runs the unchanged TF1 script through the runner and the same
 script edited by hand for TF 2 (``import tensorflow.compat.v1 as tf`` +
 ``tf.disable_v2_behavior()``, the loader imported from tf1mem), alternating the
 two, and prints the median whole-process wall time of each and their ratio.
-Target: ratio <= 1.05.
+Target: ratio <= 1.05. Then the runner's start-up cost in seconds: a script that
+never imports TensorFlow under the runner against plain ``python`` (the runner must
+not import TensorFlow for it; target: within 0.3 s), and a script that only imports
+TensorFlow against ``python -c "import tensorflow"`` (target: under 0.3 s).
 
 Usage: python scripts/bench_runner_overhead.py [--repeats N] [--data-dir DIR]
 """
@@ -88,6 +91,30 @@ def main(argv=None):
             r, p = statistics.median(runner), statistics.median(plain)
             print(f"{name:<20} {r:>9.3f} {p:>14.3f} {r / p:>7.3f}")
         print(f"median of {args.repeats} runs each, alternating; target ratio <= 1.05")
+        print()
+        print(f"{'start-up':<34} {'runner s':>9} {'python s':>9} {'extra s':>8}")
+        no_tf = work / "no_tf.py"
+        no_tf.write_text("import json, sys\nprint(json.dumps({'argv': sys.argv[1:]}))\n")
+        only_tf = work / "only_tf.py"
+        only_tf.write_text("import tensorflow as tf\n")
+        pairs = {
+            "script without TensorFlow": ([sys.executable, "-m", "tf1mem.run", str(no_tf)],
+                                          [sys.executable, str(no_tf)]),
+            "script that imports TensorFlow": (
+                [sys.executable, "-m", "tf1mem.run", str(only_tf)],
+                [sys.executable, "-c", "import tensorflow"]),
+        }
+        for name, (runner_cmd, plain_cmd) in pairs.items():
+            timed(runner_cmd, work, env)
+            timed(plain_cmd, work, env)
+            runner, plain = [], []
+            for i in range(args.repeats):
+                pair = [(runner_cmd, runner), (plain_cmd, plain)]
+                for cmd, sink in (pair if i % 2 == 0 else pair[::-1]):
+                    sink.append(timed(cmd, work, env))
+            r, p = statistics.median(runner), statistics.median(plain)
+            print(f"{name:<34} {r:>9.3f} {p:>9.3f} {r - p:>8.3f}")
+        print(f"median of {args.repeats} runs each, alternating; target extra < 0.3 s")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -22,7 +22,7 @@ _TF_LOG_PREFIXES = ("WARNING: All log messages before absl", "I0000 ", "W0000 ",
 
 
 def _without_tf_logs(text):
-    """stderr minus TensorFlow's start-up log lines (the runner imports TF first)."""
+    """stderr minus TensorFlow's start-up log lines (printed once the script imports TF)."""
     return "".join(line for line in text.splitlines(True)
                    if not line.startswith(_TF_LOG_PREFIXES))
 
@@ -226,3 +226,51 @@ def test_session_run_is_not_wrapped_without_a_placement_report(tmp_path):
         """)
     proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
     assert proc.stdout.split() == ["tensorflow.python.client.session", "False"], proc.stdout
+
+
+def test_a_script_that_never_imports_tensorflow_never_loads_it(tmp_path):
+    """The runner imports TensorFlow only when the program does (its start-up costs ~4 s)."""
+    script = _write(tmp_path / "no_tf.py", """\
+        import json, sys
+        import numpy
+        print('tensorflow' in sys.modules, 'tf_keras' in sys.modules, json.dumps(sys.argv[1:]))
+        """)
+    report = tmp_path / "placement.csv"
+    proc = _subproc.run(["-m", "tf1mem.run", "--placement-report", report, script, "a"],
+                        cwd=tmp_path, check_rc=0)
+    assert proc.stdout.split() == ["False", "False", '["a"]'], proc.stdout
+    assert _without_tf_logs(proc.stderr) == proc.stderr == "", proc.stderr  # no TF log at all
+    assert report.read_text() == "run,node,op,device\n"  # asked for: written, empty
+
+
+def test_tensorflow_first_imported_by_a_library_still_gets_the_whole_shim(tmp_path):
+    """Whoever imports TensorFlow first (here tf-slim), the TF1 set-up is in before it returns."""
+    script = _write(tmp_path / "lib_first.py", """\
+        import sys
+        import tf_slim as slim
+        print('loaded by tf_slim:', 'tensorflow' in sys.modules)
+        import tensorflow as tf
+        from tensorflow.examples.tutorials.mnist import input_data
+        print(tf.executing_eagerly(), tf.get_default_graph().seed, input_data.__name__)
+        x = tf.placeholder(tf.float32, [None, 3])
+        print(slim.fully_connected(x, 2).shape)
+        """)
+    proc = _subproc.run(["-m", "tf1mem.run", "--seed", "7", script], cwd=tmp_path,
+                        check_rc=0)
+    assert proc.stdout.splitlines() == [
+        "loaded by tf_slim: True", "False 7 tf1mem.data.input_data", "(?, 2)"], proc.stdout
+
+
+def test_output_before_import_tensorflow_comes_first_as_with_python(tmp_path):
+    """TensorFlow's start-up log comes at the script's import line, as with ``python``."""
+    script = _write(tmp_path / "late.py", """\
+        import sys
+        print('before', file=sys.stderr, flush=True)
+        import tensorflow as tf
+        print(tf.constant(1.0).op.type)
+        """)
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0,
+                        env={"TF_CPP_MIN_LOG_LEVEL": "0"})
+    assert proc.stdout == "Const\n"
+    first = proc.stderr.splitlines()[0]
+    assert first == "before", proc.stderr

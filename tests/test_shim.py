@@ -228,3 +228,24 @@ def test_runner_user_code_sees_late_builtins_and_exec_gets_tf1(tmp_path):
     '''))
     proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
     assert proc.stdout.splitlines() == ["late builtin 42", "exec True", "python's import True"]
+
+
+def test_a_lazy_install_imports_nothing_and_undoes_cleanly_before_tensorflow(tmp_path):
+    """``install(lazy=True)`` (the runner's) leaves no trace when TensorFlow never came."""
+    code = textwrap.dedent("""\
+        import os, sys
+        from tf1mem.compat import shim
+        before = (list(sys.meta_path), list(sys.path_hooks), os.environ.get('TF_USE_LEGACY_KERAS'))
+        assert shim.install(import_hook='modules', lazy=True) is None
+        print('tensorflow' in sys.modules, os.environ.get('TF_USE_LEGACY_KERAS'))
+        shim.uninstall()
+        after = (list(sys.meta_path), list(sys.path_hooks), os.environ.get('TF_USE_LEGACY_KERAS'))
+        print(after == before, 'tensorflow' in sys.modules)
+        try:
+            shim.install(lazy=True)
+        except Exception as exc:
+            print(type(exc).__name__, 'modules' in str(exc))
+        """)
+    proc = _subproc.run(["-c", code], cwd=tmp_path, check_rc=0)
+    assert proc.stdout.split() == ["False", "1", "True", "False", "ShimError", "True"], \
+        _subproc.describe(proc)

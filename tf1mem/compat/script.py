@@ -157,22 +157,29 @@ def run_script(opts, *, forbid_servers=None):
     _check_target(opts)
     for name in PRELOAD:
         importlib.import_module(name)
-    tf = shim.install(session_options=opts.session, force_config=opts.force_config,
-                      placement_report=opts.placement_report, forbid_servers=forbid_servers,
-                      import_hook="modules", allow_remote=opts.allow_remote)
+    froze = []
+
+    def on_tensorflow(tf):
+        # Runs when the program first imports TensorFlow (a program that never does
+        # never pays for it): then --seed, and the collector's permanent generation.
+        if opts.seed is not None:
+            tf.set_random_seed(opts.seed)
+        # TensorFlow leaves ~300,000 long-lived objects; left in the collector's
+        # generations, the script's first full collection walks them all (~150 ms
+        # here). Collect once now and move what survives, nearly all of it start-up
+        # state of TF, tf1mem and the standard library, to the permanent generation.
+        # The collector's thresholds stay the user's; a user who froze objects
+        # already (PYTHONSTARTUP, sitecustomize) is left as is.
+        if gc.isenabled() and gc.get_freeze_count() == 0:
+            gc.collect()
+            gc.freeze()
+            froze.append(True)
+
+    shim.install(session_options=opts.session, force_config=opts.force_config,
+                 placement_report=opts.placement_report, forbid_servers=forbid_servers,
+                 import_hook="modules", allow_remote=opts.allow_remote, lazy=True,
+                 on_tensorflow=on_tensorflow)
     init_globals = shim.user_globals()
-    if opts.seed is not None:
-        tf.set_random_seed(opts.seed)
-    # TensorFlow leaves ~300,000 long-lived objects; left in the collector's
-    # generations, the script's first full collection walks them all (~150 ms
-    # here). Collect once now and move what survives, all of it start-up state of
-    # TF, tf1mem and the standard library, to the permanent generation. The
-    # collector's thresholds stay the user's; a user who froze objects already
-    # (PYTHONSTARTUP, sitecustomize) is left as is.
-    froze = gc.isenabled() and gc.get_freeze_count() == 0
-    if froze:
-        gc.collect()
-        gc.freeze()
     saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
     try:
         if opts.script is not None:

@@ -20,6 +20,9 @@ While installed:
 - ``tensorflow.examples.tutorials.mnist`` (``input_data`` and ``mnist``) and
   ``tensorflow.contrib.*`` import, from :mod:`tf1mem.data.input_data`,
   :mod:`tf1mem.compat.tutorial_mnist`, tf-slim and TF's v1 modules.
+- the runner installs it with ``lazy=True``: nothing here imports TensorFlow, and
+  everything below that needs it is put in by the program's first ``import
+  tensorflow`` (whoever makes it), before that import returns.
 - TF 2 behaviour is disabled (graph mode, as in TF 1.x); a script may still call
   ``tf.enable_eager_execution()`` first thing, as in TF 1.x.
 - ``TF_USE_LEGACY_KERAS=1`` is set, so ``tf.layers`` and tf-slim layers work with
@@ -292,6 +295,8 @@ class _Installation:
         self.proxy = None
         self.session_hooks = None
         self.user_builtins = None  # with import_hook="modules"
+        self.active = False  # the TensorFlow part is installed (at once, or lazily)
+        self.on_tensorflow = []  # callables(proxy), run once that part is in
 
 
 def _snapshot_env(state, name, value):
@@ -323,7 +328,8 @@ def _tf1_import(state, original, check_caller):
         if (level == 0 and name[:10] == "tensorflow"
                 and (name == "tensorflow" or (name[10:11] == "." and not fromlist))
                 and _STATE is state and (not check_caller or is_user_code(globals))):
-            return state.proxy
+            # TensorFlow is imported now: a lazy install has completed (or raised).
+            return state.proxy if state.active else _activate(state)
         return module
 
     return tf1mem_import
@@ -566,7 +572,8 @@ def _install_server_guard(state, forbid_reason, allow_remote):
 
 
 def install(*, session_options=None, force_config=False, placement_report=None,
-            forbid_servers=None, import_hook="builtins", allow_remote=False):
+            forbid_servers=None, import_hook="builtins", allow_remote=False, lazy=False,
+            on_tensorflow=None):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -592,15 +599,30 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         (``__main__`` through :func:`user_globals`), library code keeps Python's
         own, at no cost per import statement.
 
+      lazy: with ``import_hook="modules"``, do not import TensorFlow now: what
+        needs it (TF 2 behaviour off, the contrib/examples finder, session hooks,
+        the server guard) is installed by the first import of ``tensorflow`` in
+        the process, whoever makes it, before that import returns. A program that
+        never imports TensorFlow never pays for it. Everything that does not need
+        TensorFlow (``TF_USE_LEGACY_KERAS``, the user-module hook) is in at once.
+        Ignored when TensorFlow is imported already.
+      on_tensorflow: a callable given the TF1 module once the TensorFlow part is
+        installed (at once, or at that first import).
+
     Returns:
-      The module ``import tensorflow`` now gives user code.
+      The module ``import tensorflow`` now gives user code; None after
+      ``lazy=True`` until TensorFlow is imported.
 
     Raises:
-      ShimError: the shim is installed already with other options.
+      ShimError: the shim is installed already with other options, or ``lazy``
+        without ``import_hook="modules"``.
     """
     global _STATE
     if import_hook not in IMPORT_HOOKS:
         raise errors.ShimError(f"import_hook must be one of {IMPORT_HOOKS}, got {import_hook!r}")
+    if lazy and import_hook != "modules":
+        raise errors.ShimError("lazy=True needs import_hook='modules' (the runner's): "
+                               "the process-wide hook must see code that exists already")
     options = (session_options, bool(force_config), placement_report, forbid_servers,
                import_hook, bool(allow_remote))
     with _LOCK:
@@ -619,6 +641,38 @@ def install(*, session_options=None, force_config=False, placement_report=None,
                     "(or run under python -m tf1mem.run) before anything imports Keras.",
                     RuntimeWarning, stacklevel=2)
             _snapshot_env(state, LEGACY_KERAS_ENV, "1")
+            if on_tensorflow is not None:
+                state.on_tensorflow.append(on_tensorflow)
+            if lazy and "tensorflow" not in sys.modules:
+                _install_activation_finder(state)
+            else:
+                _activate(state)
+            if import_hook == "modules":
+                _install_module_hook(state)
+            else:
+                _install_import_hook(state)
+        except BaseException:
+            _run_undo(state)
+            raise
+        _STATE = state
+        return state.proxy
+
+
+def _activate(state):
+    """Installs the part of the shim that needs TensorFlow, importing it; once.
+
+    Called by :func:`install`, or, after ``install(lazy=True)``, by the first import
+    of ``tensorflow`` in the process (:class:`_ActivationFinder`). On failure what it
+    did is undone and the error propagates (from that import statement), so a later
+    import may try again.
+    """
+    with _LOCK:
+        if state.active:
+            return state.proxy
+        session_options, force_config, placement_report, forbid_servers = state.options[:4]
+        allow_remote = state.options[5]
+        done = len(state.undo)
+        try:
             import tensorflow as real_tf
 
             _disable_v2(state)
@@ -633,22 +687,93 @@ def install(*, session_options=None, force_config=False, placement_report=None,
                 session_options, force=force_config, placement=bool(placement_report))
             state.session_hooks.install()
             state.undo.append(state.session_hooks.uninstall)
-            _install_server_guard(state, forbid_servers, bool(allow_remote))
-            if import_hook == "modules":
-                _install_module_hook(state)
-            else:
-                _install_import_hook(state)
+            _install_server_guard(state, forbid_servers, allow_remote)
         except BaseException:
-            _run_undo(state)
+            later, state.undo[done:] = state.undo[done:], []
+            _run_undo_steps(later)
+            state.proxy = state.session_hooks = None
             raise
-        _STATE = state
+        state.active = True
+        for callback in state.on_tensorflow:
+            callback(state.proxy)
         return state.proxy
 
 
+class _ActivatingLoader(importlib.abc.Loader):
+    """TensorFlow's own loader, followed by :func:`_activate` once it has run."""
+
+    def __init__(self, inner, state):
+        self._inner = inner
+        self._state = state
+
+    def create_module(self, spec):
+        return self._inner.create_module(spec)
+
+    def exec_module(self, module):
+        # The module is TensorFlow's, loaded by its own loader: put that loader back
+        # where introspection finds it, then finish the install (the import lock of
+        # "tensorflow" is this thread's, so the install's imports of it return it).
+        module.__loader__ = self._inner
+        if module.__spec__ is not None:
+            module.__spec__.loader = self._inner
+        self._inner.exec_module(module)
+        _activate(self._state)
+
+
+class _ActivationFinder(importlib.abc.MetaPathFinder):
+    """Under ``install(lazy=True)``: notices the first import of ``tensorflow``.
+
+    Whoever imports it (the script, one of its modules, a library), it is found by
+    the finders after this one and loaded by its own loader; the shim's TensorFlow
+    part is installed as soon as it has loaded, before the import statement
+    returns. The finder then leaves ``sys.meta_path``.
+    """
+
+    def __init__(self, state):
+        self._state = state
+        self._busy = False
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "tensorflow" or self._busy or _STATE is not self._state:
+            return None
+        self._busy = True
+        try:
+            spec = None
+            for finder in sys.meta_path[sys.meta_path.index(self) + 1:]:
+                find = getattr(finder, "find_spec", None)
+                spec = find(fullname, path, target) if find is not None else None
+                if spec is not None:
+                    break
+        finally:
+            self._busy = False
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
+        if spec is None or spec.loader is None:
+            return spec
+        spec.loader = _ActivatingLoader(spec.loader, self._state)
+        return spec
+
+
+def _install_activation_finder(state):
+    finder = _ActivationFinder(state)
+    sys.meta_path.insert(0, finder)
+
+    def restore():
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(finder)
+
+    state.undo.append(restore)
+
+
 def _run_undo(state):
+    steps, state.undo = state.undo, []
+    _run_undo_steps(steps)
+
+
+def _run_undo_steps(steps):
     failures = []
-    while state.undo:
-        step = state.undo.pop()
+    while steps:
+        step = steps.pop()
         try:
             step()
         except Exception as exc:  # keep undoing the rest; report at the end
@@ -661,12 +786,17 @@ def write_placement_report(path=None):
     """Writes the placement collected so far; returns the path, or None if none."""
     with _LOCK:
         state = _STATE
-        if state is None or state.session_hooks is None:
+        if state is None:
             return None
         path = path or state.options[2]
         if not path:
             return None
-        state.session_hooks.write_report(path)
+        if state.session_hooks is not None:
+            state.session_hooks.write_report(path)
+        else:  # a lazy install whose program never imported TensorFlow: no runs
+            from tf1mem.observe import placement
+
+            placement.write_report(path, [])
         return path
 
 
