@@ -51,6 +51,7 @@ def test_example1_twin_matches_the_tf1_graph_per_step(real_mnist_dir, seed):
     assert worst < 1e-5, (worst, describe(proc))
 
 
+@pytest.mark.cluster
 def test_example2_twins_match_the_two_task_run_per_partition(real_mnist_dir):
     seed = 3
     article = run(["-m", "tf1mem.train", "--mode", "two-task", "--data-dir", real_mnist_dir,
