@@ -77,6 +77,7 @@ NOTEBOOK = {
         {"cell_type": "code", "source": "!pip install foo\nsess = tf.Session()\n"},
         {"cell_type": "code", "source": "def broken(:\n"},
         {"cell_type": "code", "source": f"m = tf.contrib.{REMOVED}\n"},
+        {"cell_type": "code", "source": "%%bash\nls | grep 'tf.contrib.x' (\n"},
     ],
     "metadata": {}, "nbformat": 4, "nbformat_minor": 4,
 }

@@ -173,6 +173,10 @@ class Knowledge:
                 return Verdict(shown, _removed_category(advice), advice or "no replacement",
                                _one_line(exc))
             return Verdict(shown, "removed-none", advice or "no TF 2 form", _one_line(exc))
+        except Exception as exc:  # noqa: BLE001 - TensorFlow's lazy modules may raise more
+            return Verdict(shown, "removed-none", "no TF 2 form",
+                           f"resolving it under the shim raised {type(exc).__name__}: "
+                           f"{_one_line(exc)}")
         if parts[1:2] == ["contrib"] and len(parts) > 2:
             entry = contrib.CONTRIB_MODULES.get(parts[2])
             if entry is None:  # importable, but not through the table: nothing to say

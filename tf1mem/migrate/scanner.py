@@ -1,7 +1,7 @@
 """Finds every TF1-only or removed API use in Python files and notebooks, with ``ast``.
 
 This module owns reading sources (``.py`` files, the code cells of ``.ipynb``
-notebooks with their ``%`` and ``!`` lines left out), following how ``tensorflow``,
+notebooks with their ``%`` and ``!`` lines and ``%%`` cells left out), following how ``tensorflow``,
 its submodules and ``numpy`` are imported and aliased (``import tensorflow as tf``,
 ``import tensorflow.contrib.slim as slim``, ``from tensorflow.contrib import slim``,
 ``from tensorflow import contrib``, ``layers = tf.contrib.layers``), and each file's
@@ -262,6 +262,9 @@ def _notebook_cells(text: str, path: str) -> List[str]:
             continue
         src = cell.get("source", "")
         src = "".join(src) if isinstance(src, list) else str(src)
+        if src.lstrip().startswith("%%"):  # a cell magic: the whole cell is not Python
+            sources.append("")
+            continue
         # IPython magics and shell lines are not Python: blank them, keeping line numbers.
         lines = ["" if line.lstrip().startswith(("%", "!")) else line
                  for line in src.split("\n")]
