@@ -5,14 +5,16 @@ This module owns the verdict for a single dotted name such as
 its own: removed and mapped ``tf.contrib`` modules come from
 :mod:`tf1mem.compat.contrib`'s table (``CONTRIB_MODULES``, ``REMOVED_CONTRIB``,
 ``REMOVED_SYMBOLS``, ``REMOVED_TOP_LEVEL`` and :func:`~tf1mem.compat.contrib.make_composite`,
-the very objects the shim raises from), the mapped ``tensorflow.examples`` modules from
-:func:`tf1mem.compat.shim.module_aliases`, every other ``tf.X`` from the namespace the shim
-gives user code (:func:`tf1mem.compat.shim.tf1_namespace`) compared with TensorFlow 2's own
-``tensorflow`` module, and NumPy names from the installed NumPy (what it no longer has,
-and its own advice). So a verdict is what the runner would do, by construction.
+the very objects the shim raises from); whether a name exists is asked of the shim
+itself, installed for the scan (``tensorflow.contrib`` / ``tensorflow.examples`` through
+its finder, ``tf.X`` through the module user code gets), compared with TensorFlow 2's own
+``tensorflow`` module for "TF1-only"; NumPy names are asked of NumPy (what it no longer
+has, with its own advice; a removed name that resolves under the shim is tf1mem's). So a
+verdict is what the runner would do, by construction.
 
 Guarantee: resolving a name imports TensorFlow (and, for a mapped contrib module, its
-source such as tf-slim) in this process, never the scanned code. Nothing is imported
+source such as tf-slim) in this process, never the scanned code; the shim is installed
+only inside ``with Knowledge():`` and uninstalled on leaving. Nothing is imported
 at import time.
 """
 
@@ -212,9 +214,19 @@ class Knowledge:
         obj, walked = np, []
         for part in parts:
             walked.append(part)
-            if not hasattr(obj, part):
-                return _numpy_removed(obj, walked, part)
-            obj = getattr(obj, part)
+            advice = _numpy_former(part) if obj is np else None
+            try:
+                obj = getattr(obj, part)
+            except AttributeError as exc:
+                name = "np." + ".".join(walked)
+                if advice is None:
+                    return Verdict(name, "removed-none", "no replacement", _one_line(exc))
+                return Verdict(name, "removed-replacement", _numpy_advice(advice),
+                               _one_line(exc))
+            if advice is not None:
+                # NumPy removed it, yet it resolves: tf1mem's legacy NumPy names put it back.
+                return Verdict("np." + ".".join(walked), "reimplemented",
+                               _numpy_advice(advice))
             if not _is_module(obj):
                 return None
         return None
@@ -237,25 +249,18 @@ def _advice(parts):
     return None
 
 
-def _numpy_removed(owner, walked, part):
+def _numpy_former(name):
+    """NumPy's own advice for a top-level name it removed, or None."""
     import numpy as np
 
-    name = "np." + ".".join(walked)
-    advice = None
-    if owner is np:
-        advice = getattr(np, "__former_attrs__", {}).get(part)
-        if advice is None:
-            try:
-                from numpy import _expired_attrs_2_0 as expired
-
-                advice = expired.__expired_attributes__.get(part)
-            except ImportError:
-                advice = None
-    why = f"NumPy {np.__version__} has no {name}"
+    advice = getattr(np, "__former_attrs__", {}).get(name)
     if advice is None:
-        return Verdict(name, "removed-none", "no replacement", why)
-    return Verdict(name, "removed-replacement", _numpy_advice(advice),
-                   f"{why} (removed in NumPy)")
+        try:
+            from numpy import _expired_attrs_2_0 as expired
+        except ImportError:
+            return None
+        advice = expired.__expired_attributes__.get(name)
+    return advice
 
 
 _USE = re.compile(r"(?i)\buse (`[^`]+`[^.]*)")
