@@ -64,6 +64,17 @@ FILES = {
         def f(:
             pass
         """,
+    "pkg/side_effects.py": """\
+        import pathlib
+        import helper_mod
+        import tensorflow as tf
+        pathlib.Path(__file__).with_name("RAN_side_effects").write_text("ran")
+        tf.constant(1.0)
+        """,
+    "pkg/helper_mod.py": """\
+        import pathlib
+        pathlib.Path(__file__).with_name("RAN_helper_mod").write_text("imported")
+        """,
     "plain.py": """\
         import os
         import tensorflow as tf
@@ -114,6 +125,12 @@ def _cats(entry):
 def test_every_file_is_found_and_hidden_folders_are_skipped(scanned):
     files, _ = scanned
     assert sorted(files) == sorted([*FILES, "nb.ipynb"])
+
+
+def test_the_scanned_code_is_never_run_nor_imported(tree, scanned):
+    files, _ = scanned
+    assert files["pkg/side_effects.py"]["runs"]
+    assert not list(tree.rglob("RAN_*"))
 
 
 def test_aliases_are_followed(scanned):
