@@ -297,3 +297,25 @@ def test_runner_and_scanner_agree_on_every_table_entry(tmp_path):
                 name, message, finding)
             assert finding["why"] == message, (name, finding["why"], message)
             assert finding["guarded"]
+
+
+_NEW_ENTRY = """
+import sys
+from tf1mem.compat import contrib
+from tf1mem import scan
+# a helper re-implements a removed module: one table entry, nothing else
+name = sys.argv[2]
+contrib.REMOVED_CONTRIB.pop(name, None)
+contrib.CONTRIB_MODULES[name] = ("tf1mem.data.input_data", "a test re-implementation")
+sys.exit(scan.main(["--json", sys.argv[1]]))
+"""
+
+
+def test_a_new_table_entry_flows_into_the_scanner(tmp_path):
+    script = tmp_path / "uses_it.py"
+    script.write_text(f"import tensorflow as tf\nk = tf.contrib.{REMOVED}.read_data_sets\n")
+    proc = run(["-c", _NEW_ENTRY, str(script), REMOVED], timeout=120, check_rc=0)
+    (entry,) = json.loads(proc.stdout)["files"]
+    assert entry["runs"], entry
+    assert [(f["line"], f["category"], f["name"]) for f in entry["findings"]] == [
+        (2, "reimplemented", f"tf.contrib.{REMOVED}.read_data_sets")], entry

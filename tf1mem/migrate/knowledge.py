@@ -68,9 +68,22 @@ def _is_module(obj):
     return isinstance(obj, types.ModuleType)
 
 
-def _sources(entry):
-    sources = entry[0]
-    return (sources,) if isinstance(sources, str) else tuple(sources)
+def _entry(entry):
+    """``(sources, note)`` of a CONTRIB_MODULES entry (a ``(sources, note)`` pair today;
+    an object with ``sources`` / ``note`` attributes is read the same way)."""
+    if isinstance(entry, (tuple, list)) and len(entry) == 2:
+        sources, note = entry
+    else:
+        sources, note = getattr(entry, "sources", ()), getattr(entry, "note", str(entry))
+    sources = (sources,) if isinstance(sources, str) or callable(sources) else tuple(sources)
+    return sources, str(note)
+
+
+def _provider(obj):
+    """The module that defines ``obj`` ("" when unknown)."""
+    if _is_module(obj):
+        return getattr(obj, "__name__", "") or ""
+    return getattr(obj, "__module__", "") or ""
 
 
 def _tf2_hint(tf1_name):
@@ -179,12 +192,15 @@ class Knowledge:
             return Verdict(shown, "removed-none", "no TF 2 form",
                            f"resolving it under the shim raised {type(exc).__name__}: "
                            f"{_one_line(exc)}")
+        own = _provider(obj).startswith("tf1mem.")
         if parts[1:2] == ["contrib"] and len(parts) > 2:
             entry = contrib.CONTRIB_MODULES.get(parts[2])
             if entry is None:  # importable, but not through the table: nothing to say
                 return None
-            own = any(isinstance(s, str) and s.startswith("tf1mem.") for s in _sources(entry))
-            return Verdict(shown, "reimplemented" if own else "mapped", _contrib_tf2(entry))
+            sources, note = _entry(entry)
+            own = own or any(isinstance(s, str) and s.startswith("tf1mem.") for s in sources)
+            return Verdict(shown, "reimplemented" if own else "mapped",
+                           _contrib_tf2(sources, note))
         if parts[1:2] == ["examples"]:
             return Verdict(shown, "mapped", "tensorflow_datasets or "
                            "tf.keras.datasets.mnist.load_data() (tf1mem maps it to "
@@ -194,6 +210,9 @@ class Knowledge:
             inner = inner[2:]
         if not inner or parts[1] == "python":
             return None
+        if own:  # a TF1 name the shim serves from tf1mem's own code (e.g. tf.estimator)
+            return Verdict(_display(".".join(parts[:walked])), "reimplemented",
+                           _tf2_hint("tf." + ".".join(inner)))
         # TF1-only when TensorFlow 2's own namespace lacks the same path.
         obj2 = self._tf
         for part in inner:
@@ -278,9 +297,8 @@ def _removed_category(advice):
     return "removed-replacement"
 
 
-def _contrib_tf2(entry):
-    sources = _sources(entry)
+def _contrib_tf2(sources, note):
     named = [s for s in sources if isinstance(s, str)]
     if len(sources) == 1 and named and not named[0].startswith("tf1mem."):
-        return f"import {named[0]} ({entry[1]})"
-    return entry[1]
+        return f"import {named[0]} ({note})"
+    return note
