@@ -15,7 +15,7 @@ import pytest
 from tests._subproc import describe, run
 from tf1mem import scan
 from tf1mem.compat import contrib
-from tf1mem.migrate import knowledge, scanner
+from tf1mem.migrate import knowledge
 
 pytestmark = pytest.mark.slow
 

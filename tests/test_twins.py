@@ -30,7 +30,8 @@ devices = placement_tf2.two_logical_cpus()
 from tf1mem.data import input_data
 parts = placement_tf2.partitions(
     input_data.read_data_sets(sys.argv[1], one_hot=True, seed=int(sys.argv[2])))
-print(json.dumps({"devices": devices, "placed": placement_tf2.train_placed(parts, devices),
+print(json.dumps({"devices": devices, "placement": placement_tf2.placement(devices),
+                  "placed": placement_tf2.train_placed(parts, devices),
                   "mirrored": placement_tf2.train_mirrored(parts, devices)}))
 """
 
@@ -62,6 +63,10 @@ def test_example2_twins_match_the_two_task_run_per_partition(real_mnist_dir):
     twin = run(["-c", _EXAMPLE2, real_mnist_dir, seed], timeout=240, check_rc=0)
     got = _json_tail(twin)
     assert got["devices"] == ["/device:CPU:0", "/device:CPU:1"]
+    # the article's split: the softmax on the first device, the loss on the second
+    where = got["placement"]
+    assert set(where["Softmax"]) == {"/device:CPU:0"}, where
+    assert set(where["Log"]) == set(where["Mean"]) == {"/device:CPU:1"}, where
     for form in ("placed", "mirrored"):
         assert len(got[form]) == 55
         # two_task prints %f: 6 decimals, so up to 5e-7 of rounding plus float error

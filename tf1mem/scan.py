@@ -17,6 +17,7 @@ This module parses flags and prints; the work is :mod:`tf1mem.migrate`'s.
 import argparse
 import dataclasses
 import sys
+from pathlib import Path
 from typing import Optional, Sequence, Tuple
 
 from tf1mem import _cli, errors
@@ -67,8 +68,6 @@ def _body(opts: ScanOptions) -> int:
 
     paths = list(opts.paths)
     for path in paths:
-        from pathlib import Path
-
         if not Path(path).exists():
             raise errors.UsageError(f"{path}: no such file or folder (give .py / .ipynb files "
                                     f"or folders to scan)")

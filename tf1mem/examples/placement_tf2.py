@@ -19,13 +19,13 @@ only before its runtime starts, so call it first in a fresh process (the tests r
 twin in its own subprocess).
 """
 
-from typing import List, Sequence
+from typing import Dict, List, Sequence
 
 from tf1mem import models
 from tf1mem.examples import softmax_tf2
 
 __all__ = ["PARTITION_SIZE", "two_logical_cpus", "partitions", "train_placed",
-           "train_mirrored"]
+           "placement", "train_mirrored"]
 
 PARTITION_SIZE = 1000  # the article's examples per partition (and per step)
 
@@ -57,10 +57,7 @@ def partitions(mnist, partition_size: int = PARTITION_SIZE):
     return [mnist.train.next_batch(partition_size) for _ in range(count)]
 
 
-def train_placed(parts, devices: Sequence[str],
-                 learning_rate: float = models.LEARNING_RATE) -> List[float]:
-    """Example 2's split, TF 2 style: forward on ``devices[0]``, loss and update on
-    ``devices[1]``; returns the loss of each partition's step."""
+def _placed_step(devices, learning_rate):
     import tensorflow as tf
 
     with tf.device(devices[0]):
@@ -80,7 +77,26 @@ def train_placed(parts, devices: Sequence[str],
             model.b.assign_sub(lr * grads[1])
         return loss
 
+    return step
+
+
+def train_placed(parts, devices: Sequence[str],
+                 learning_rate: float = models.LEARNING_RATE) -> List[float]:
+    """Example 2's split, TF 2 style: forward on ``devices[0]``, loss and update on
+    ``devices[1]``; returns the loss of each partition's step."""
+    step = _placed_step(devices, learning_rate)
     return [float(step(xs, ys)) for xs, ys in parts]
+
+
+def placement(devices: Sequence[str]) -> Dict[str, List[str]]:
+    """``{op type: [device, ...]}`` of :func:`train_placed`'s step as traced (the
+    devices its ``tf.device`` scopes assign)."""
+    step = _placed_step(devices, models.LEARNING_RATE)
+    graph = step.get_concrete_function().graph
+    found: Dict[str, List[str]] = {}
+    for op in graph.get_operations():
+        found.setdefault(op.type, []).append(op.device)
+    return found
 
 
 def train_mirrored(parts, devices: Sequence[str],

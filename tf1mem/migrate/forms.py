@@ -2,8 +2,8 @@
 
 This module owns advice only, never whether a name exists or was removed (that is
 :mod:`tf1mem.migrate.knowledge`, from the package's one table and TensorFlow itself).
-Each entry names the section of docs/MIGRATION.md that shows both forms side by side
-and the test that proves them equal; a name without an entry gets the generic advice.
+Each entry names the section of docs/MIGRATION.md that shows both forms side by side,
+which links the test that proves them equal; a name without an entry gets the generic advice.
 """
 
 __all__ = ["IDIOMS", "tf2_form"]

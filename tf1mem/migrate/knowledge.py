@@ -4,7 +4,7 @@ This module owns the verdict for a single dotted name such as
 ``tensorflow.contrib.factorization.KMeans`` or ``numpy.float``. It holds no list of
 its own: removed and mapped ``tf.contrib`` modules come from
 :mod:`tf1mem.compat.contrib`'s table (``CONTRIB_MODULES``, ``REMOVED_CONTRIB``,
-``REMOVED_SYMBOLS``, ``REMOVED_TOP_LEVEL`` and :func:`~tf1mem.compat.contrib.make_composite`,
+``REMOVED_SYMBOLS`` and ``REMOVED_TOP_LEVEL``,
 the very objects the shim raises from); whether a name exists is asked of the shim
 itself, installed for the scan (``tensorflow.contrib`` / ``tensorflow.examples`` through
 its finder, ``tf.X`` through the module user code gets), compared with TensorFlow 2's own
