@@ -1,0 +1,75 @@
+"""Each TF1 idiom of docs/MIGRATION.md and its TF 2 form give the same result.
+
+The pairs are in tests/migration_pairs.py; each runs in its own process. A second test
+checks that every test docs/MIGRATION.md links to exists, so the doc cannot point at
+proof that is not there.
+"""
+
+import json
+import re
+
+import pytest
+
+from tests._subproc import REPO, describe, run
+
+PAIRS_SCRIPT = REPO / "tests" / "migration_pairs.py"
+DOC = REPO / "docs" / "MIGRATION.md"
+PAIRS = sorted(re.findall(r"^def (\w+)\(\):", PAIRS_SCRIPT.read_text(), re.M))
+PAIRS = [p for p in PAIRS if not p.startswith("_")]
+
+
+def _same(a, b, tol):
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y, tol) for x, y in zip(a, b))
+    if isinstance(a, bool) or isinstance(b, bool) or isinstance(a, str):
+        return a == b
+    return abs(a - b) <= tol * max(1.0, abs(a))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PAIRS)
+def test_tf1_and_tf2_forms_agree(name, real_mnist_dir):
+    proc = run([PAIRS_SCRIPT, name, real_mnist_dir], env={"TF_USE_LEGACY_KERAS": "1"},
+               timeout=180, check_rc=0)
+    tf1, tf2 = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert tf1 == tf1 and tf1 not in ([], None), describe(proc)
+    # Adam's TF1 and Keras updates round differently in float32: 1e-5 relative.
+    assert _same(tf1, tf2, 1e-5), (tf1, tf2)
+
+
+# A proof link: [tests/test_x.py::test_name] or [tests/test_x.py::test_name[param]],
+# pointing at the file: (../tests/test_x.py).
+_LINK = re.compile(r"\[(tests/test_\w+\.py)::(\w+)(?:\[(\w+)\])?\]\(\.\./(tests/test_\w+\.py)\)")
+
+
+def _links():
+    return _LINK.findall(DOC.read_text(encoding="utf-8"))
+
+
+def test_every_test_the_migration_guide_links_to_exists():
+    links = _links()
+    assert len(links) >= 12, links
+    for path, name, param, target in links:
+        assert path == target, (path, target)
+        source = (REPO / path).read_text(encoding="utf-8")
+        assert re.search(rf"^def {name}\(", source, re.M), f"{path}::{name} does not exist"
+        if path == "tests/test_migration_pairs.py" and param:
+            assert param in PAIRS, f"{path}::{name}[{param}]: no such pair"
+
+
+def test_every_pair_is_linked_from_the_guide():
+    linked = {param for path, _, param, _ in _links() if path == "tests/test_migration_pairs.py"}
+    assert linked == set(PAIRS)
+
+
+def _anchor(heading):
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_scanners_tf2_forms_point_at_sections_that_exist():
+    from tf1mem.migrate import forms
+
+    anchors = {_anchor(h) for h in re.findall(r"^## (.+)$", DOC.read_text(encoding="utf-8"),
+                                              re.M)}
+    for name, (_, anchor) in forms.IDIOMS.items():
+        assert anchor in anchors, f"{name}: docs/MIGRATION.md has no section #{anchor}"
