@@ -261,4 +261,18 @@ CASES = {
         lines=["truncated normal within 2 stddev: True", "loss decreased: True",
                "train accuracy >= 0.75: True", "dropout zeroed some: True"],
     ),
+    "numpy_aliases.py": dict(
+        args=[], exit_code=0,
+        lines=["dtypes: int64 float64 bool object", "types: True True True True True True True",
+               "isinstance: True True", "float_: 3.0 float64 complex128",
+               "constants: True True True", "reshape: (2, 2, 3) (3, 4)",
+               "product: 12 [1, 2, 6]", "alltrue: False True",
+               "in1d: [False, True, False, True]", "round_: 2.68 asfarray: float64",
+               "asscalar: 66.0 float", "tf dtype: float32 int64"],
+        # One note per legacy name, naming it and what to write instead.
+        stderr=[r"tf1mem: np\.float was removed in NumPy 1\.24.*Write float instead",
+                r"tf1mem: np\.asscalar was removed.*Write a\.item\(\) instead",
+                r"tf1mem: np\.reshape\(\.\.\., newshape=\).*shape=",
+                r"(?s)\A(?!.*np\.float was.*np\.float was)"],
+    ),
 }
