@@ -498,6 +498,8 @@ def _install_finder(state):
 # (module, missing name, module that has it now, its name there)
 _INTERNAL_ALIASES = (
     ("tensorflow.python.framework.ops", "Tensor", "tensorflow.python.framework.tensor", "Tensor"),
+    ("tensorflow.python.framework.ops", "IndexedSlices",
+     "tensorflow.python.framework.indexed_slices", "IndexedSlices"),  # optimize_loss
     ("tensorflow.python.ops.control_flow_ops", "cond", "tensorflow.python.ops.cond", "cond"),
     ("tensorflow.python.ops.control_flow_ops", "case",
      "tensorflow.python.ops.control_flow_case", "case"),
