@@ -42,6 +42,15 @@ def _runner():
     return [sys.executable, "-m", "tf1mem.run"]
 
 
+def _env():
+    """The environment, with this checkout's tf1mem first (not an editable install's)."""
+    env = dict(os.environ)
+    if not os.environ.get("TF1MEM_CORPUS_RUNNER"):
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(CORPUS.parents[1]), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
 def _params():
     for name in SCRIPTS:
         case = CASES.get(name, {})
@@ -113,7 +122,7 @@ def test_legacy_script(script, tmp_path):
     cwd.mkdir()
     cmd = _runner() + [str(CORPUS / script)] + args
     try:
-        proc = subprocess.run(cmd, cwd=str(cwd), env=dict(os.environ), capture_output=True,
+        proc = subprocess.run(cmd, cwd=str(cwd), env=_env(), capture_output=True,
                               text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired as e:
         pytest.fail("timed out after %ds: %s\n--- stdout\n%s\n--- stderr\n%s" % (

@@ -58,6 +58,8 @@ class RunOptions:
       placement_report: ``.csv``/``.json`` path for the placement report, or None.
       seed: graph-level seed to set before the script runs, or None.
       allow_remote: let the script's gRPC servers listen on every interface.
+      numpy_compat: the script and its own modules get NumPy 1.x's removed names
+        (:mod:`tf1mem.compat.legacy_numpy`); ``--no-numpy-compat`` turns it off.
     """
 
     script: Optional[str]
@@ -68,6 +70,7 @@ class RunOptions:
     placement_report: Optional[str] = None
     seed: Optional[int] = None
     allow_remote: bool = False
+    numpy_compat: bool = True
 
 
 def _parser():
@@ -91,6 +94,9 @@ def _parser():
                              "(creates the default graph, so not for eager scripts)")
     parser.add_argument("--placement-report", metavar="FILE",
                         help="write each session run's node -> device table (.csv or .json)")
+    parser.add_argument("--no-numpy-compat", dest="numpy_compat", action="store_false",
+                        help="give the script NumPy as installed: no np.float, np.int, "
+                             "np.asscalar, np.reshape(newshape=) ... of NumPy 1.x")
     config.add_argparse_flags(parser)
     return parser
 
@@ -156,7 +162,7 @@ def parse_args(argv):
         script=target[0] if target else None, module=ns.module, args=tuple(rest),
         session=None if session == config.SessionOptions() else session,
         force_config=ns.force_config, placement_report=ns.placement_report, seed=ns.seed,
-        allow_remote=ns.allow_remote)
+        allow_remote=ns.allow_remote, numpy_compat=ns.numpy_compat)
 
 
 def _keep_servers_on_loopback(opts, argv):

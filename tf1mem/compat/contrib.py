@@ -20,8 +20,12 @@ __all__ = [
     "CONTRIB_MODULES",
     "REMOVED_CONTRIB",
     "REMOVED_TOP_LEVEL",
+    "REMOVED_SYMBOLS",
+    "USAGE",
     "removed_message",
     "make_composite",
+    "ranked_table",
+    "markdown_table",
 ]
 
 
@@ -81,8 +85,10 @@ def _framework_extras():
 
 
 def _layers_extras():
+    from tf1mem.compat.contrib_impl import layers
+
     v1 = _v1()
-    return {"l2_normalize": v1.nn.l2_normalize, "embed_sequence": None}
+    return {"l2_normalize": v1.nn.l2_normalize, "embed_sequence": layers.embed_sequence}
 
 
 CONTRIB_MODULES = {
@@ -147,11 +153,183 @@ REMOVED_SYMBOLS = {
     "rnn.AttentionCellWrapper": "Keras attention layers",
     "rnn.stack_bidirectional_dynamic_rnn": "stack tf.compat.v1.nn.bidirectional_dynamic_rnn "
                                            "calls, one per layer",
-    "layers.embed_sequence": "tf.compat.v1.nn.embedding_lookup on a tf.get_variable matrix",
     "layers.real_valued_column": "tf.keras preprocessing layers",
     "layers.sparse_column_with_hash_bucket": "tf.keras.layers.Hashing",
     "training.HParams": "a dict, absl flags or keras_tuner",
 }
+
+
+
+# --- The ranked table (docs/CONTRIB.md is generated from it: markdown_table()) -------
+#
+# How often public TF1 code used each tf.contrib module: occurrences in a sample of
+# 158 uses of tf.contrib drawn on 2026-12-03 with the `search` tool's find_string
+# (the public GitHub code index; read only), 16 queries for the text just before a
+# use ("= tf.contrib.", "(tf.contrib.", "[tf.contrib.", ", tf.contrib.", ": tf.contrib.",
+# "=tf.contrib.", "return tf.contrib.", "if tf.contrib.", "    tf.contrib.",
+# "  tf.contrib.", "\ttf.contrib.", "tf.contrib.", "tensorflow.contrib.",
+# "from tensorflow.contrib import ", "from tensorflow.contrib.",
+# "import tensorflow.contrib."), 10 files each (the index's cap), counting the module
+# named right after "contrib." in each hit (duplicates and mentions of tf.contrib
+# itself left out). Modules with 0 were not in the sample: rarer than about 1 in 160.
+USAGE = {
+    "layers": 48, "rnn": 23, "framework": 15, "slim": 12, "data": 10, "summary": 9,
+    "learn": 6, "opt": 3, "lookup": 3, "tensorboard": 3, "keras": 3, "eager": 3,
+    "tpu": 2, "training": 2, "image": 2, "metrics": 2, "distributions": 2, "tfprof": 2,
+    "crf": 1, "quantize": 1, "resampler": 1, "memory_stats": 1, "signal": 1,
+    "cudnn_rnn": 1, "ctc": 1, "util": 1,
+}
+USAGE_SAMPLE_SIZE = 158
+
+
+def _impl(name):
+    """A source: the module ``tf1mem.compat.contrib_impl.<name>`` (tf1mem's own code)."""
+    return f"tf1mem.compat.contrib_impl.{name}"
+
+
+def _training_extras():
+    from tf1mem.compat.contrib_impl import hparams
+
+    v1 = _v1()
+    return {"HParams": hparams.HParams, "checkpoints_iterator": v1.train.checkpoints_iterator}
+
+
+def _data_extras():
+    from tf1mem.compat.contrib_impl import data
+
+    return {"batch_and_drop_remainder": data.batch_and_drop_remainder,
+            "padded_batch_and_drop_remainder": data.padded_batch_and_drop_remainder,
+            "sliding_window_batch": None, "assert_element_shape": None,
+            "read_batch_features": None, "LMDBDataset": None}
+
+
+def _metrics_extras():
+    from tf1mem.compat.contrib_impl import metrics
+
+    v1 = _v1()
+    table = dict(metrics.symbols())
+    table.update(set_difference=v1.sets.set_difference,
+                 set_intersection=v1.sets.set_intersection, set_size=v1.sets.set_size,
+                 set_union=v1.sets.set_union, confusion_matrix=v1.confusion_matrix)
+    return table
+
+
+def _util_extras():
+    from tensorflow.python.framework import tensor_util
+
+    v1 = _v1()
+    return {"make_tensor_proto": v1.make_tensor_proto, "make_ndarray": v1.make_ndarray,
+            "constant_value": tensor_util.constant_value}
+
+
+def _cudnn_extras():
+    from tf1mem.compat.contrib_impl import cudnn_rnn
+
+    return {"CudnnCompatibleLSTMCell": cudnn_rnn.CudnnCompatibleLSTMCell}
+
+
+# Decisions of the ranked table for the modules below: they replace what the tables
+# above say of them (kept as they are so that other branches' rows merge cleanly).
+CONTRIB_MODULES.update({
+    "data": ((_data_extras, _attr("data.experimental"), _attr("data")),
+             "tf.data.experimental and tf.compat.v1.data; tf1mem's batch_and_drop_remainder"),
+    "losses": ((_impl("losses"),),
+               "tf.compat.v1.losses' maths in TF 1.15's contrib argument order "
+               "(predictions/logits first)"),
+    "metrics": ((_metrics_extras,),
+                "tf.compat.v1.metrics in the contrib argument order (streaming_*), "
+                "tf.compat.v1.sets, tf1mem's accuracy"),
+    "training": ((_training_extras, "tf_slim.training.training"),
+                 "tf1mem's HParams; create_train_op and friends from tf-slim"),
+    "lookup": (("tensorflow.python.ops.lookup_ops",),
+               "TF's v1 lookup tables (HashTable, index_table_from_file, ...)"),
+    "signal": ((_attr("signal"),), "tf.compat.v1.signal"),
+    "cudnn_rnn": ((_cudnn_extras,),
+                  "CudnnCompatibleLSTMCell as the equal tf.compat.v1.nn.rnn_cell.LSTMCell"),
+    "util": ((_util_extras,), "tf.make_tensor_proto, tf.make_ndarray, constant_value"),
+})
+REMOVED_CONTRIB.update({
+    "opt": "tf.keras.optimizers (AdamW, Nadam, Adamax, Lion ...) in TF 2 code; in TF1 code "
+           "LazyAdamOptimizer -> tf.compat.v1.train.AdamOptimizer (the same for dense "
+           "gradients; sparse ones update every row), MovingAverageOptimizer -> "
+           "tf.train.ExponentialMovingAverage, ScipyOptimizerInterface -> "
+           "scipy.optimize.minimize on session-evaluated loss and gradients",
+    "image": "tf.image; rotate / transform / translate: tf.raw_ops.ImageProjectiveTransformV3 "
+             "or Keras' RandomRotation; dense_image_warp: tensorflow_addons.image",
+    "tensorboard": "pip install tensorboard, then tensorboard.plugins.projector "
+                   "(visualize_embeddings, ProjectorConfig)",
+    "tfprof": "tf.compat.v1.profiler (profile, ProfileOptionBuilder)",
+    "resampler": "tensorflow_addons.image.resampler",
+    "ctc": "tf.compat.v1.nn.ctc_loss / ctc_beam_search_decoder / ctc_greedy_decoder",
+})
+for _name in CONTRIB_MODULES:
+    REMOVED_CONTRIB.pop(_name, None)
+del _name
+REMOVED_SYMBOLS.update({
+    "data.sliding_window_batch": "dataset.window(size, shift).flat_map(lambda w: "
+                                 "w.batch(size))",
+    "data.assert_element_shape": "dataset.map with tf.ensure_shape",
+    "data.read_batch_features": "tf.data.experimental.make_batched_features_dataset",
+    "data.LMDBDataset": "no replacement in TF 2",
+    "metrics.streaming_concat": "collect the batches' values in Python (sess.run each batch)",
+    "metrics.streaming_covariance": "tensorflow_probability.stats.covariance",
+    "metrics.streaming_pearson_correlation": "tensorflow_probability.stats.correlation",
+    "losses.metric_learning": "tensorflow_addons.losses (triplet_semihard_loss, ...)",
+    "cudnn_rnn.CudnnLSTM": "tf.keras.layers.LSTM (uses cuDNN on a GPU)",
+    "cudnn_rnn.CudnnGRU": "tf.keras.layers.GRU(reset_after=True) (uses cuDNN on a GPU)",
+    "cudnn_rnn.CudnnCompatibleGRUCell": "tf.keras.layers.GRUCell(reset_after=True): cuDNN's "
+                                        "GRU applies the reset gate after the matrix product, "
+                                        "tf.compat.v1.nn.rnn_cell.GRUCell before it",
+    "training.bucket_by_sequence_length": "tf.data.experimental.bucket_by_sequence_length",
+    "training.stratified_sample": "tf.data.experimental.rejection_resample",
+})
+# What a removed module still has under tf1mem (tensorflow.contrib.<name>.<...> aliases).
+PARTLY_PROVIDED = {
+    "learn": "tf.contrib.learn.datasets.mnist (tf1mem's MNIST loader)",
+}
+
+
+def _describe(name):
+    """(decision, TF 2 home or replacement) for one module.
+
+    Decisions: "re-implemented" (every source is a tf1mem module), "mapped + tf1mem
+    code" (TF / tf-slim homes plus tf1mem's own functions: the note says which),
+    "mapped", "removed" / "removed (partly provided)".
+    """
+    if name in CONTRIB_MODULES:
+        sources, note = CONTRIB_MODULES[name]
+        sources = (sources,) if isinstance(sources, str) else sources
+        if all(isinstance(src, str) and src.startswith("tf1mem.") for src in sources) \
+                or note.startswith("tf1mem's re-implementation"):
+            return ("re-implemented", note)
+        return ("mapped + tf1mem code" if "tf1mem" in note else "mapped", note)
+    if name in REMOVED_CONTRIB:
+        advice = REMOVED_CONTRIB[name]
+        text = advice if advice.startswith("no ") else f"use {advice}"
+        partly = PARTLY_PROVIDED.get(name)
+        if partly:
+            return ("removed (partly provided)", f"provided: {partly}; otherwise {text}")
+        return ("removed", text)
+    return ("not listed", "")
+
+
+def ranked_table():
+    """Rows (rank, module, sample count, decision, home or replacement), most used first;
+    every module of :data:`USAGE`, :data:`CONTRIB_MODULES` and :data:`REMOVED_CONTRIB`."""
+    names = set(USAGE) | set(CONTRIB_MODULES) | set(REMOVED_CONTRIB)
+    ordered = sorted(names, key=lambda n: (-USAGE.get(n, 0), n))
+    return [(i + 1, name, USAGE.get(name, 0), *_describe(name))
+            for i, name in enumerate(ordered)]
+
+
+def markdown_table():
+    """The ranked table as the Markdown docs/CONTRIB.md holds (checked by a test)."""
+    lines = [f"| rank | module | uses in {USAGE_SAMPLE_SIZE} | decision | TF 2 home / "
+             f"replacement |", "|---:|---|---:|---|---|"]
+    for rank, name, count, decision, home in ranked_table():
+        lines.append(f"| {rank} | `tf.contrib.{name}` | {count} | {decision} | "
+                     f"{home.replace('|', '/')} |")
+    return "\n".join(lines) + "\n"
 
 
 def removed_message(qualified, replacement=None):

@@ -23,7 +23,7 @@ __all__ = ["PRELOAD", "run_script"]
 PRELOAD = ("tf1mem.compat.shim", "tf1mem.compat.contrib", "tf1mem.config",
            "tf1mem.data.input_data", "tf1mem.data.fetch", "tf1mem.data.idx",
            "tf1mem.compat.tutorial_mnist", "tf1mem.compat.session_hooks",
-           "tf1mem.observe.placement")
+           "tf1mem.observe.placement", "tf1mem.compat.py2_hints")
 
 
 def _user_traceback(tb, path):
@@ -35,6 +35,15 @@ def _user_traceback(tb, path):
             return start
         start = start.tb_next
     return tb
+
+
+def _print_py2_hint(exc):
+    """After the traceback: one line saying the failing line is Python 2, if it is."""
+    from tf1mem.compat import py2_hints
+
+    line = py2_hints.hint(exc)
+    if line is not None:
+        print(line, file=sys.stderr)
 
 
 def _exec_file(path, init_globals):
@@ -178,7 +187,7 @@ def run_script(opts, *, forbid_servers=None):
     shim.install(session_options=opts.session, force_config=opts.force_config,
                  placement_report=opts.placement_report, forbid_servers=forbid_servers,
                  import_hook="modules", allow_remote=opts.allow_remote, lazy=True,
-                 on_tensorflow=on_tensorflow)
+                 on_tensorflow=on_tensorflow, numpy_compat=opts.numpy_compat)
     init_globals = shim.user_globals()
     saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
     try:
@@ -200,8 +209,11 @@ def run_script(opts, *, forbid_servers=None):
                 raise
             except BaseException as exc:
                 user_tb = _user_traceback(exc.__traceback__, path)
+                if isinstance(exc, SyntaxError) and exc.filename == path:
+                    user_tb = None  # python prints a script that does not compile so
                 # The default hook prints exc.__traceback__, whatever tb it is given.
                 sys.excepthook(type(exc), exc.with_traceback(user_tb), user_tb)
+                _print_py2_hint(exc)
                 # A tf1mem error at the script's line (a server that must not start)
                 # keeps its documented exit code; anything else is python's 1.
                 raise SystemExit(errors.exit_code_for(exc)

@@ -23,6 +23,10 @@ While installed:
 - the runner installs it with ``lazy=True``: nothing here imports TensorFlow, and
   everything below that needs it is put in by the program's first ``import
   tensorflow`` (whoever makes it), before that import returns.
+- with ``numpy_compat=True`` (the runner's default), user code's ``import numpy``
+  gets :class:`tf1mem.compat.legacy_numpy.LegacyNumPy`: NumPy with the names NumPy 2
+  removed (``np.float``, ``np.asscalar``, ``np.reshape(newshape=)`` ...) as NumPy 1.18
+  had them; the real ``numpy`` module, which libraries see, is never changed.
 - TF 2 behaviour is disabled (graph mode, as in TF 1.x); a script may still call
   ``tf.enable_eager_execution()`` first thing, as in TF 1.x.
 - ``TF_USE_LEGACY_KERAS=1`` is set, so ``tf.layers`` and tf-slim layers work with
@@ -297,6 +301,8 @@ class _Installation:
         self.user_builtins = None  # with import_hook="modules"
         self.active = False  # the TensorFlow part is installed (at once, or lazily)
         self.on_tensorflow = []  # callables(proxy), run once that part is in
+        self.numpy_compat = False  # user code's `import numpy` gets legacy_numpy's module
+        self.numpy = None  # that module, made at the first such import
 
 
 def _snapshot_env(state, name, value):
@@ -330,9 +336,25 @@ def _tf1_import(state, original, check_caller):
                 and _STATE is state and (not check_caller or is_user_code(globals))):
             # TensorFlow is imported now: a lazy install has completed (or raised).
             return state.proxy if state.active else _activate(state)
+        if (state.numpy_compat and level == 0 and name[:5] == "numpy"
+                and (name == "numpy" or (name[5:6] == "." and not fromlist))
+                and _STATE is state and (not check_caller or is_user_code(globals))):
+            return _legacy_numpy(state)
         return module
 
     return tf1mem_import
+
+
+def _legacy_numpy(state):
+    """The NumPy user code gets with ``numpy_compat`` (see :mod:`tf1mem.compat.legacy_numpy`)."""
+    if state.numpy is None:
+        from tf1mem.compat import legacy_numpy
+
+        with _LOCK:
+            if state.numpy is None:
+                state.numpy = legacy_numpy.make_module()
+                state.undo.append(legacy_numpy.reset_notes)
+    return state.numpy
 
 
 def _install_import_hook(state):
@@ -476,6 +498,8 @@ def _install_finder(state):
 # (module, missing name, module that has it now, its name there)
 _INTERNAL_ALIASES = (
     ("tensorflow.python.framework.ops", "Tensor", "tensorflow.python.framework.tensor", "Tensor"),
+    ("tensorflow.python.framework.ops", "IndexedSlices",
+     "tensorflow.python.framework.indexed_slices", "IndexedSlices"),  # optimize_loss
     ("tensorflow.python.ops.control_flow_ops", "cond", "tensorflow.python.ops.cond", "cond"),
     ("tensorflow.python.ops.control_flow_ops", "case",
      "tensorflow.python.ops.control_flow_case", "case"),
@@ -573,7 +597,7 @@ def _install_server_guard(state, forbid_reason, allow_remote):
 
 def install(*, session_options=None, force_config=False, placement_report=None,
             forbid_servers=None, import_hook="builtins", allow_remote=False, lazy=False,
-            on_tensorflow=None):
+            on_tensorflow=None, numpy_compat=False):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -608,6 +632,11 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         Ignored when TensorFlow is imported already.
       on_tensorflow: a callable given the TF1 module once the TensorFlow part is
         installed (at once, or at that first import).
+      numpy_compat: user code's ``import numpy`` gets NumPy with the names and
+        keywords of NumPy 1.18 that NumPy 2 removed (``np.float``, ``np.asscalar``,
+        ``np.reshape(newshape=)``; :mod:`tf1mem.compat.legacy_numpy`), each noted
+        once on stderr; the real ``numpy`` module, which libraries see, is not
+        changed. The runner's default (``--no-numpy-compat`` turns it off).
 
     Returns:
       The module ``import tensorflow`` now gives user code; None after
@@ -624,7 +653,7 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         raise errors.ShimError("lazy=True needs import_hook='modules' (the runner's): "
                                "the process-wide hook must see code that exists already")
     options = (session_options, bool(force_config), placement_report, forbid_servers,
-               import_hook, bool(allow_remote))
+               import_hook, bool(allow_remote), bool(numpy_compat))
     with _LOCK:
         if _STATE is not None:
             if options[:4] != (None, False, None, None) and options != _STATE.options:
@@ -633,6 +662,7 @@ def install(*, session_options=None, force_config=False, placement_report=None,
                     f"({_STATE.options!r}); call tf1mem.uninstall() first.")
             return _STATE.proxy
         state = _Installation(options)
+        state.numpy_compat = bool(numpy_compat)
         try:
             if "keras" in sys.modules and os.environ.get(LEGACY_KERAS_ENV) != "1":
                 warnings.warn(

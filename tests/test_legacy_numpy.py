@@ -1,0 +1,153 @@
+"""NumPy 1.x's removed names for user code only (tf1mem.compat.legacy_numpy)."""
+
+import numpy
+import pytest
+
+from tests import _subproc
+from tf1mem.compat import legacy_numpy
+
+
+@pytest.fixture
+def np_legacy():
+    legacy_numpy.reset_notes()
+    yield legacy_numpy.make_module()
+    legacy_numpy.reset_notes()
+
+
+def test_aliases_have_numpy_118_values(np_legacy):
+    # Values as /work/oracle (NumPy 1.18.5) gives them.
+    assert np_legacy.float is float and np_legacy.int is int and np_legacy.bool is bool
+    assert np_legacy.long is int and np_legacy.object is object and np_legacy.str is str
+    assert np_legacy.unicode is str
+    assert np_legacy.float_ is numpy.float64 and np_legacy.complex_ is numpy.complex128
+    assert np_legacy.NaN != np_legacy.NaN and np_legacy.Inf == float("inf")
+    assert np_legacy.NINF == float("-inf")
+    assert np_legacy.product([2, 3, 4]) == 24
+    assert np_legacy.cumproduct([1, 2, 3]).tolist() == [1, 2, 6]
+    assert np_legacy.alltrue([1, 0]) == False and np_legacy.sometrue([1, 0]) == True  # noqa: E712
+    assert np_legacy.in1d([[1, 2], [3, 2]], [2]).tolist() == [False, True, False, True]
+    assert np_legacy.asscalar(numpy.array([2.5])) == 2.5
+    assert type(np_legacy.asscalar(numpy.float32(2.5))) is float
+    assert np_legacy.asfarray([1, 2]).dtype == numpy.float64
+    assert np_legacy.asfarray([1, 2], dtype=numpy.float32).dtype == numpy.float32
+    assert np_legacy.asfarray([1, 2], dtype=numpy.int32).dtype == numpy.float64
+    assert np_legacy.msort(numpy.array([[3, 1], [1, 2]])).tolist() == [[1, 1], [3, 2]]
+    assert np_legacy.round_(2.675, 2) == 2.68
+    assert np_legacy.row_stack([[1], [2]]).shape == (2, 1)
+    assert np_legacy.trapz([1, 2, 3]) == 4.0
+
+
+def test_other_names_are_the_real_numpy(np_legacy):
+    assert np_legacy.ndarray is numpy.ndarray and np_legacy.float32 is numpy.float32
+    assert np_legacy.random is numpy.random and np_legacy.__version__ == numpy.__version__
+    with pytest.raises(AttributeError):
+        np_legacy.no_such_name
+
+
+def test_reshape_takes_newshape(np_legacy, capsys):
+    a = numpy.arange(6)
+    assert np_legacy.reshape(a, newshape=(2, 3)).shape == (2, 3)
+    assert np_legacy.reshape(a, (3, 2)).shape == (3, 2)
+    with pytest.raises(TypeError, match="give only shape="):
+        np_legacy.reshape(a, newshape=(2, 3), shape=(3, 2))
+    assert "newshape=" in capsys.readouterr().err
+
+
+def test_each_name_is_noted_once(np_legacy, capsys):
+    np_legacy.float, np_legacy.int
+    fresh = legacy_numpy.make_module()  # a second module still notes only once
+    fresh.float, fresh.product
+    err = capsys.readouterr().err
+    assert err.count("np.float was removed") == 1 and err.count("np.int was removed") == 1
+    assert "Write float instead" in err and "Write np.prod instead" in err
+    assert legacy_numpy.noted_names() == ["float", "int", "product"]
+
+
+def test_real_numpy_is_never_changed(np_legacy):
+    np_legacy.float, np_legacy.reshape
+    assert not hasattr(numpy, "float") and not hasattr(numpy, "asscalar")
+    with pytest.raises(TypeError):
+        numpy.reshape(numpy.arange(4), newshape=(2, 2))
+
+
+_UNINSTALL = """\
+import importlib, sys
+import numpy
+from tf1mem.compat import shim
+sys.path.insert(0, sys.argv[1])
+shim.install(import_hook="modules", lazy=True, numpy_compat=True)
+mod = importlib.import_module("np_user_mod")
+print("installed:", mod.HAS, mod.F is float, mod.np is not numpy)
+shim.uninstall()
+del sys.modules["np_user_mod"]
+try:
+    importlib.import_module("np_user_mod")
+except ImportError as exc:
+    print("uninstalled:", type(exc).__name__, "float" in str(exc))
+print("real numpy:", hasattr(numpy, "float"))
+"""
+
+
+def test_user_module_gets_it_until_uninstall(tmp_path):
+    # In a fresh interpreter: pytest's own import hooks stand before the shim's.
+    (tmp_path / "np_user_mod.py").write_text(
+        "import numpy as np\nfrom numpy import float as F\nHAS = hasattr(np, 'asscalar')\n")
+    proc = _subproc.run(["-c", _UNINSTALL, tmp_path], cwd=tmp_path, check_rc=0)
+    assert proc.stdout.splitlines() == ["installed: True True True",
+                                        "uninstalled: ImportError True",
+                                        "real numpy: False"], _subproc.describe(proc)
+
+
+_LIBRARY = """\
+import numpy
+def probe():
+    return hasattr(numpy, "float"), hasattr(numpy, "asscalar"), numpy.bool is bool
+"""
+
+_SCRIPT = """\
+import sys
+import numpy as np
+import helper_mod
+import probe_lib
+print("user:", np.float is float, np.asscalar(np.array([7])), helper_mod.dtype())
+print("library:", *probe_lib.probe())
+print("real numpy:", hasattr(sys.modules["numpy"], "float"))
+"""
+
+
+@pytest.mark.slow
+def test_run_gives_user_code_legacy_numpy_and_libraries_the_real_one(tmp_path):
+    site = tmp_path / "site-packages"  # a library folder, as pip installs into
+    site.mkdir()
+    (site / "probe_lib.py").write_text(_LIBRARY)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "helper_mod.py").write_text(
+        "import numpy\ndef dtype():\n    return numpy.zeros(2, dtype=numpy.float).dtype.name\n")
+    (work / "script.py").write_text(_SCRIPT)
+    proc = _subproc.run(["-m", "tf1mem.run", work / "script.py"], cwd=work,
+                        env={"PYTHONPATH": f"{_subproc.REPO}:{site}"}, check_rc=0)
+    assert "user: True 7 float64" in proc.stdout, _subproc.describe(proc)
+    assert "library: False False False" in proc.stdout, _subproc.describe(proc)
+    assert "real numpy: False" in proc.stdout
+    # The script and its module both used np.float: one note.
+    assert proc.stderr.count("np.float was removed") == 1, proc.stderr
+    assert proc.stderr.count("np.asscalar was removed") == 1, proc.stderr
+
+
+@pytest.mark.slow
+def test_no_numpy_compat_gives_numpy_as_installed(tmp_path):
+    script = tmp_path / "old.py"
+    script.write_text("import numpy as np\nprint(np.float)\n")
+    proc = _subproc.run(["-m", "tf1mem.run", "--no-numpy-compat", script], cwd=tmp_path,
+                        check_rc=1)
+    assert "AttributeError" in proc.stderr and "np.float" in proc.stderr
+    assert f'{script}", line 2' in proc.stderr
+    assert "tf1mem: np.float" not in proc.stderr
+
+
+def test_flag_parses():
+    from tf1mem import run
+
+    assert run.parse_args([__file__]).numpy_compat is True
+    assert run.parse_args(["--no-numpy-compat", __file__]).numpy_compat is False

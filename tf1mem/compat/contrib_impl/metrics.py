@@ -1,0 +1,138 @@
+"""``tf.contrib.metrics``: the ``streaming_*`` metrics on ``tf.compat.v1.metrics``.
+
+TF 1.15's ``streaming_X(predictions, labels, ...)`` is ``tf.compat.v1.metrics.X``
+with the first two arguments the other way round (``labels`` first there): each
+function here takes the contrib order and calls the v1 metric by keyword, which
+gives the same (value, update_op) pair (checked against TF 1.15.5 by the corpus
+script ``contrib_losses_metrics.py``). ``accuracy`` is contrib's one-shot (not
+streaming) accuracy. The streaming metrics without a v1 twin
+(``streaming_concat``, ``streaming_covariance``, ``streaming_pearson_correlation``
+...) are not provided: see :data:`tf1mem.compat.contrib.REMOVED_SYMBOLS`.
+"""
+
+from tf1mem._tf import v1 as _v1
+
+# streaming name -> (v1 metric, the contrib parameters after predictions/labels)
+_PAIRED = {
+    "streaming_accuracy": ("accuracy", ()),
+    "streaming_auc": ("auc", ("num_thresholds", "metrics_collections", "updates_collections",
+                              "curve", "name")),
+    "streaming_precision": ("precision", ()),
+    "streaming_recall": ("recall", ()),
+    "streaming_mean_absolute_error": ("mean_absolute_error", ()),
+    "streaming_mean_squared_error": ("mean_squared_error", ()),
+    "streaming_root_mean_squared_error": ("root_mean_squared_error", ()),
+    "streaming_true_positives": ("true_positives", ()),
+    "streaming_true_negatives": ("true_negatives", ()),
+    "streaming_false_positives": ("false_positives", ()),
+    "streaming_false_negatives": ("false_negatives", ()),
+}
+
+
+def _paired(name, v1_name):
+    def metric(predictions, labels, weights=None, metrics_collections=None,
+               updates_collections=None, name=None, **kwargs):
+        return getattr(_v1().metrics, v1_name)(
+            labels=labels, predictions=predictions, weights=weights,
+            metrics_collections=metrics_collections,
+            updates_collections=updates_collections, name=name, **kwargs)
+
+    metric.__name__ = metric.__qualname__ = name
+    metric.__doc__ = (f"TF 1.15's tf.contrib.metrics.{name}(predictions, labels, ...): "
+                      f"tf.compat.v1.metrics.{v1_name} with the arguments by keyword.")
+    return metric
+
+
+def streaming_auc(predictions, labels, weights=None, num_thresholds=200,
+                  metrics_collections=None, updates_collections=None, curve="ROC", name=None):
+    return _v1().metrics.auc(labels=labels, predictions=predictions, weights=weights,
+                             num_thresholds=num_thresholds,
+                             metrics_collections=metrics_collections,
+                             updates_collections=updates_collections, curve=curve, name=name)
+
+
+def streaming_mean(values, weights=None, metrics_collections=None, updates_collections=None,
+                   name=None):
+    return _v1().metrics.mean(values, weights=weights, metrics_collections=metrics_collections,
+                              updates_collections=updates_collections, name=name)
+
+
+def streaming_mean_tensor(values, weights=None, metrics_collections=None,
+                          updates_collections=None, name=None):
+    return _v1().metrics.mean_tensor(values, weights=weights,
+                                     metrics_collections=metrics_collections,
+                                     updates_collections=updates_collections, name=name)
+
+
+def streaming_mean_iou(predictions, labels, num_classes, weights=None,
+                       metrics_collections=None, updates_collections=None, name=None):
+    return _v1().metrics.mean_iou(labels=labels, predictions=predictions,
+                                  num_classes=num_classes, weights=weights,
+                                  metrics_collections=metrics_collections,
+                                  updates_collections=updates_collections, name=name)
+
+
+def streaming_recall_at_k(predictions, labels, k, weights=None, metrics_collections=None,
+                          updates_collections=None, name=None):
+    # TF 1.15: the mean of in_top_k over the batch, streamed.
+    v1 = _v1()
+    in_top_k = v1.to_float(v1.nn.in_top_k(predictions, labels, k))
+    return v1.metrics.mean(in_top_k, weights=weights, metrics_collections=metrics_collections,
+                           updates_collections=updates_collections,
+                           name=name or f"recall_at_{k}")
+
+
+def streaming_sparse_precision_at_k(predictions, labels, k, class_id=None, weights=None,
+                                    metrics_collections=None, updates_collections=None,
+                                    name=None):
+    return _v1().metrics.precision_at_k(labels=labels, predictions=predictions, k=k,
+                                        class_id=class_id, weights=weights,
+                                        metrics_collections=metrics_collections,
+                                        updates_collections=updates_collections, name=name)
+
+
+def streaming_sparse_recall_at_k(predictions, labels, k, class_id=None, weights=None,
+                                 metrics_collections=None, updates_collections=None,
+                                 name=None):
+    return _v1().metrics.recall_at_k(labels=labels, predictions=predictions, k=k,
+                                     class_id=class_id, weights=weights,
+                                     metrics_collections=metrics_collections,
+                                     updates_collections=updates_collections, name=name)
+
+
+def accuracy(predictions, labels, weights=None, name=None):
+    """TF 1.15's ``tf.contrib.metrics.accuracy``: the (weighted) fraction equal, now."""
+    v1 = _v1()
+    with v1.name_scope(name, "accuracy", [predictions, labels, weights]):
+        predictions = v1.convert_to_tensor(predictions)
+        labels = v1.convert_to_tensor(labels)
+        if predictions.dtype != labels.dtype:
+            raise ValueError(f"dtypes of predictions and labels should match; got "
+                             f"{predictions.dtype!r} and {labels.dtype!r}")
+        correct = v1.cast(v1.equal(predictions, labels), v1.float32)
+        if weights is not None:
+            weights = v1.cast(weights, v1.float32)
+            return v1.div(v1.reduce_sum(correct * weights), v1.reduce_sum(weights))
+        return v1.reduce_mean(correct)
+
+
+def _table():
+    table = {name: _paired(name, v1_name) for name, (v1_name, _) in _PAIRED.items()}
+    table.update(streaming_auc=streaming_auc, streaming_mean=streaming_mean,
+                 streaming_mean_tensor=streaming_mean_tensor,
+                 streaming_mean_iou=streaming_mean_iou,
+                 streaming_recall_at_k=streaming_recall_at_k,
+                 streaming_sparse_precision_at_k=streaming_sparse_precision_at_k,
+                 streaming_sparse_recall_at_k=streaming_sparse_recall_at_k, accuracy=accuracy)
+    return table
+
+
+SYMBOLS = None  # filled on first use by symbols()
+
+
+def symbols():
+    """name -> function, for :mod:`tf1mem.compat.contrib`'s table."""
+    global SYMBOLS
+    if SYMBOLS is None:
+        SYMBOLS = _table()
+    return SYMBOLS
