@@ -96,6 +96,8 @@ CONTRIB_MODULES = {
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),
     "keras": ((_attr("keras"),), "tf.compat.v1.keras"),
     "summary": ((_attr("summary"),), "tf.compat.v1.summary"),
+    "eager": (("tf1mem.compat.contrib_eager",),
+              "tf1mem's re-implementation of tf.contrib.eager on TF 2's eager runtime"),
 }
 
 # Removed modules: tf.contrib.X -> replacement advice.
@@ -117,7 +119,6 @@ REMOVED_CONTRIB = {
     "training": "tf.compat.v1.train (HParams: a dict, absl flags or keras_tuner)",
     "lookup": "tf.lookup",
     "tpu": "tf.distribute.TPUStrategy",
-    "eager": "tf.compat.v1 with tf.enable_eager_execution(), or TF 2 itself",
     "memory_stats": "tf.config.experimental.get_memory_info('GPU:0') "
                     "(peak and current bytes), or tf1mem's memory tools",
     "quantize": "the TensorFlow Model Optimization Toolkit (tfmot)",
