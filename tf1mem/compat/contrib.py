@@ -98,6 +98,7 @@ CONTRIB_MODULES = {
     "summary": ((_attr("summary"),), "tf.compat.v1.summary"),
     "eager": (("tf1mem.compat.contrib_eager",),
               "tf1mem's re-implementation of tf.contrib.eager on TF 2's eager runtime"),
+    "crf": (("tf1mem.compat.contrib_crf",), "tf1mem's re-implementation of tf.contrib.crf"),
 }
 
 # Removed modules: tf.contrib.X -> replacement advice.
@@ -113,7 +114,6 @@ REMOVED_CONTRIB = {
     "bayesflow": "TensorFlow Probability",
     "seq2seq": "tensorflow_addons.seq2seq, or Keras attention layers",
     "opt": "tf.keras.optimizers, or tensorflow_addons.optimizers",
-    "crf": "tensorflow_addons.text.crf",
     "image": "tf.image, or tensorflow_addons.image",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (they use cuDNN on a GPU)",
     "training": "tf.compat.v1.train (HParams: a dict, absl flags or keras_tuner)",
