@@ -99,13 +99,12 @@ CONTRIB_MODULES = {
     "eager": (("tf1mem.compat.contrib_eager",),
               "tf1mem's re-implementation of tf.contrib.eager on TF 2's eager runtime"),
     "crf": (("tf1mem.compat.contrib_crf",), "tf1mem's re-implementation of tf.contrib.crf"),
+    "factorization": (("tf1mem.compat.contrib_factorization",),
+                      "tf1mem's re-implementation of tf.contrib.factorization.KMeans"),
 }
 
 # Removed modules: tf.contrib.X -> replacement advice.
 REMOVED_CONTRIB = {
-    "factorization": "scikit-learn's sklearn.cluster.KMeans (KMeans), or write the "
-                     "model with tf.compat.v1 ops; tf.estimator.experimental.KMeans "
-                     "left with tf.estimator in TF 2.16",
     "tensor_forest": "TensorFlow Decision Forests (pip install tensorflow_decision_forests)",
     "learn": "tf.keras (Estimators and tf.contrib.learn were removed; "
              "tf.contrib.learn.datasets.mnist is tensorflow.examples.tutorials.mnist.input_data)",
@@ -152,6 +151,15 @@ REMOVED_SYMBOLS = {
     "layers.real_valued_column": "tf.keras preprocessing layers",
     "layers.sparse_column_with_hash_bucket": "tf.keras.layers.Hashing",
     "training.HParams": "a dict, absl flags or keras_tuner",
+    "factorization.KMeansClustering": "tf.contrib.factorization.KMeans(...).training_graph() "
+                                      "(tf1mem provides it), or sklearn.cluster.KMeans; "
+                                      "the estimator left with tf.estimator in TF 2.16",
+    "factorization.GMM": "sklearn.mixture.GaussianMixture",
+    "factorization.gmm": "sklearn.mixture.GaussianMixture",
+    "factorization.GmmAlgorithm": "sklearn.mixture.GaussianMixture",
+    "factorization.WALSModel": "a tf.compat.v1 or Keras matrix-factorisation model",
+    "factorization.WALSMatrixFactorization": "a tf.compat.v1 or Keras matrix-factorisation "
+                                             "model",
 }
 
 
