@@ -85,6 +85,10 @@ def _layers_extras():
     return {"l2_normalize": v1.nn.l2_normalize, "embed_sequence": None}
 
 
+def _legacy_seq2seq():
+    return dict(importlib.import_module("tf1mem.compat.contrib_seq2seq").LEGACY)
+
+
 CONTRIB_MODULES = {
     # name: (sources, note for the module docstring)
     "slim": ("tf_slim", "tf-slim, the maintained home of tf.contrib.slim"),
@@ -101,6 +105,10 @@ CONTRIB_MODULES = {
     "crf": (("tf1mem.compat.contrib_crf",), "tf1mem's re-implementation of tf.contrib.crf"),
     "factorization": (("tf1mem.compat.contrib_factorization",),
                       "tf1mem's re-implementation of tf.contrib.factorization.KMeans"),
+    "seq2seq": (("tf1mem.compat.contrib_seq2seq",),
+                "tf1mem's re-implementation of tf.contrib.seq2seq (decoders, helpers, loss)"),
+    "legacy_seq2seq": ((_legacy_seq2seq,),
+                       "tf1mem's re-implementation of tf.contrib.legacy_seq2seq"),
 }
 
 # Removed modules: tf.contrib.X -> replacement advice.
@@ -111,7 +119,6 @@ REMOVED_CONTRIB = {
     "estimator": "tf.keras (tf.estimator was removed in TF 2.16)",
     "distributions": "TensorFlow Probability: tfp.distributions",
     "bayesflow": "TensorFlow Probability",
-    "seq2seq": "tensorflow_addons.seq2seq, or Keras attention layers",
     "opt": "tf.keras.optimizers, or tensorflow_addons.optimizers",
     "image": "tf.image, or tensorflow_addons.image",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (they use cuDNN on a GPU)",
@@ -154,6 +161,14 @@ REMOVED_SYMBOLS = {
     "factorization.KMeansClustering": "tf.contrib.factorization.KMeans(...).training_graph() "
                                       "(tf1mem provides it), or sklearn.cluster.KMeans; "
                                       "the estimator left with tf.estimator in TF 2.16",
+    "seq2seq.AttentionWrapper": "tensorflow_addons.seq2seq.AttentionWrapper, or Keras "
+                                "attention layers",
+    "seq2seq.BahdanauAttention": "tensorflow_addons.seq2seq.BahdanauAttention",
+    "seq2seq.LuongAttention": "tensorflow_addons.seq2seq.LuongAttention",
+    "seq2seq.BeamSearchDecoder": "tensorflow_addons.seq2seq.BeamSearchDecoder",
+    "legacy_seq2seq.embedding_rnn_seq2seq": "tf.contrib.seq2seq.BasicDecoder over "
+                                            "tf.nn.embedding_lookup inputs",
+    "legacy_seq2seq.embedding_attention_seq2seq": "tensorflow_addons.seq2seq attention",
     "factorization.GMM": "sklearn.mixture.GaussianMixture",
     "factorization.gmm": "sklearn.mixture.GaussianMixture",
     "factorization.GmmAlgorithm": "sklearn.mixture.GaussianMixture",
