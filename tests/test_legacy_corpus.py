@@ -42,6 +42,14 @@ def _runner():
     return [sys.executable, "-m", "tf1mem.run"]
 
 
+def _env():
+    """The environment, with this checkout first on PYTHONPATH (as tests/_subproc.py does)."""
+    env = dict(os.environ)
+    repo = str(CORPUS.parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (repo, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
 def _params():
     for name in SCRIPTS:
         case = CASES.get(name, {})
@@ -100,10 +108,12 @@ def test_every_script_has_an_expectation():
 
 
 @pytest.mark.parametrize("script", list(_params()))
-def test_legacy_script(script, tmp_path):
+def test_legacy_script(script, tmp_path, request):
     case = CASES[script]
     args = []
     for i, arg in enumerate(case.get("args", [])):
+        if "{mnist}" in arg:  # the real MNIST files (verified), see conftest.real_mnist_dir
+            arg = arg.replace("{mnist}", str(request.getfixturevalue("real_mnist_dir")))
         if "{tmpdir}" in arg:
             d = tmp_path / ("arg%d" % i)
             d.mkdir()
@@ -113,7 +123,7 @@ def test_legacy_script(script, tmp_path):
     cwd.mkdir()
     cmd = _runner() + [str(CORPUS / script)] + args
     try:
-        proc = subprocess.run(cmd, cwd=str(cwd), env=dict(os.environ), capture_output=True,
+        proc = subprocess.run(cmd, cwd=str(cwd), env=_env(), capture_output=True,
                               text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired as e:
         pytest.fail("timed out after %ds: %s\n--- stdout\n%s\n--- stderr\n%s" % (
