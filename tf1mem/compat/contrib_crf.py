@@ -271,6 +271,7 @@ def _build_cells():
 
         def __init__(self, transition_params):
             super().__init__()
+            transition_params = tf.convert_to_tensor(transition_params)
             self._transition_params = tf.expand_dims(transition_params, 0)
             num_tags = transition_params.get_shape()[0]
             self._num_tags = getattr(num_tags, "value", num_tags)
@@ -293,6 +294,7 @@ def _build_cells():
 
         def __init__(self, transition_params):
             super().__init__()
+            transition_params = tf.convert_to_tensor(transition_params)
             self._transition_params = tf.expand_dims(transition_params, 0)
             num_tags = transition_params.get_shape()[0]
             self._num_tags = getattr(num_tags, "value", num_tags)
