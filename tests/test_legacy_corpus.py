@@ -109,10 +109,12 @@ def test_every_script_has_an_expectation():
 
 
 @pytest.mark.parametrize("script", list(_params()))
-def test_legacy_script(script, tmp_path):
+def test_legacy_script(script, tmp_path, request):
     case = CASES[script]
     args = []
     for i, arg in enumerate(case.get("args", [])):
+        if "{mnist}" in arg:  # the real MNIST files (verified), see conftest.real_mnist_dir
+            arg = arg.replace("{mnist}", str(request.getfixturevalue("real_mnist_dir")))
         if "{tmpdir}" in arg:
             d = tmp_path / ("arg%d" % i)
             d.mkdir()

@@ -91,6 +91,10 @@ def _layers_extras():
     return {"l2_normalize": v1.nn.l2_normalize, "embed_sequence": layers.embed_sequence}
 
 
+def _legacy_seq2seq():
+    return dict(importlib.import_module("tf1mem.compat.contrib_seq2seq").LEGACY)
+
+
 CONTRIB_MODULES = {
     # name: (sources, note for the module docstring)
     "slim": ("tf_slim", "tf-slim, the maintained home of tf.contrib.slim"),
@@ -102,28 +106,31 @@ CONTRIB_MODULES = {
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),
     "keras": ((_attr("keras"),), "tf.compat.v1.keras"),
     "summary": ((_attr("summary"),), "tf.compat.v1.summary"),
+    "eager": (("tf1mem.compat.contrib_eager",),
+              "tf1mem's re-implementation of tf.contrib.eager on TF 2's eager runtime"),
+    "crf": (("tf1mem.compat.contrib_crf",), "tf1mem's re-implementation of tf.contrib.crf"),
+    "factorization": (("tf1mem.compat.contrib_factorization",),
+                      "tf1mem's re-implementation of tf.contrib.factorization.KMeans"),
+    "seq2seq": (("tf1mem.compat.contrib_seq2seq",),
+                "tf1mem's re-implementation of tf.contrib.seq2seq (decoders, helpers, loss)"),
+    "legacy_seq2seq": ((_legacy_seq2seq,),
+                       "tf1mem's re-implementation of tf.contrib.legacy_seq2seq"),
 }
 
 # Removed modules: tf.contrib.X -> replacement advice.
 REMOVED_CONTRIB = {
-    "factorization": "scikit-learn's sklearn.cluster.KMeans (KMeans), or write the "
-                     "model with tf.compat.v1 ops; tf.estimator.experimental.KMeans "
-                     "left with tf.estimator in TF 2.16",
     "tensor_forest": "TensorFlow Decision Forests (pip install tensorflow_decision_forests)",
     "learn": "tf.keras (Estimators and tf.contrib.learn were removed; "
              "tf.contrib.learn.datasets.mnist is tensorflow.examples.tutorials.mnist.input_data)",
     "estimator": "tf.keras (tf.estimator was removed in TF 2.16)",
     "distributions": "TensorFlow Probability: tfp.distributions",
     "bayesflow": "TensorFlow Probability",
-    "seq2seq": "tensorflow_addons.seq2seq, or Keras attention layers",
     "opt": "tf.keras.optimizers, or tensorflow_addons.optimizers",
-    "crf": "tensorflow_addons.text.crf",
     "image": "tf.image, or tensorflow_addons.image",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (they use cuDNN on a GPU)",
     "training": "tf.compat.v1.train (HParams: a dict, absl flags or keras_tuner)",
     "lookup": "tf.lookup",
     "tpu": "tf.distribute.TPUStrategy",
-    "eager": "tf.compat.v1 with tf.enable_eager_execution(), or TF 2 itself",
     "memory_stats": "tf.config.experimental.get_memory_info('GPU:0') "
                     "(peak and current bytes), or tf1mem's memory tools",
     "quantize": "the TensorFlow Model Optimization Toolkit (tfmot)",
@@ -156,6 +163,23 @@ REMOVED_SYMBOLS = {
     "layers.real_valued_column": "tf.keras preprocessing layers",
     "layers.sparse_column_with_hash_bucket": "tf.keras.layers.Hashing",
     "training.HParams": "a dict, absl flags or keras_tuner",
+    "factorization.KMeansClustering": "tf.contrib.factorization.KMeans(...).training_graph() "
+                                      "(tf1mem provides it), or sklearn.cluster.KMeans; "
+                                      "the estimator left with tf.estimator in TF 2.16",
+    "seq2seq.AttentionWrapper": "tensorflow_addons.seq2seq.AttentionWrapper, or Keras "
+                                "attention layers",
+    "seq2seq.BahdanauAttention": "tensorflow_addons.seq2seq.BahdanauAttention",
+    "seq2seq.LuongAttention": "tensorflow_addons.seq2seq.LuongAttention",
+    "seq2seq.BeamSearchDecoder": "tensorflow_addons.seq2seq.BeamSearchDecoder",
+    "legacy_seq2seq.embedding_rnn_seq2seq": "tf.contrib.seq2seq.BasicDecoder over "
+                                            "tf.nn.embedding_lookup inputs",
+    "legacy_seq2seq.embedding_attention_seq2seq": "tensorflow_addons.seq2seq attention",
+    "factorization.GMM": "sklearn.mixture.GaussianMixture",
+    "factorization.gmm": "sklearn.mixture.GaussianMixture",
+    "factorization.GmmAlgorithm": "sklearn.mixture.GaussianMixture",
+    "factorization.WALSModel": "a tf.compat.v1 or Keras matrix-factorisation model",
+    "factorization.WALSMatrixFactorization": "a tf.compat.v1 or Keras matrix-factorisation "
+                                             "model",
 }
 
 
