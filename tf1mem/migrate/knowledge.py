@@ -227,9 +227,18 @@ class Knowledge:
     def _numpy(self, dotted):
         import numpy as np
 
+        from tf1mem.compat import legacy_numpy
+
         parts = dotted.split(".")[1:]
         if not parts:
             return None
+        if parts[0] in legacy_numpy.ALIASES:
+            # tf1mem.run gives user code NumPy 1.18's meaning of it (legacy NumPy,
+            # on unless --no-numpy-compat): runs, with a note naming the new spelling.
+            _, removed_in, instead = legacy_numpy.ALIASES[parts[0]]
+            return Verdict("np." + parts[0], "reimplemented",
+                           f"write {instead} (np.{parts[0]} was removed in NumPy "
+                           f"{removed_in}; tf1mem.run's legacy NumPy provides it)")
         obj, walked = np, []
         for part in parts:
             walked.append(part)
