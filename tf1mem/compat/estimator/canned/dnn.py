@@ -10,7 +10,6 @@ the heads of :mod:`.head`. The names are TF 1.15's, so its checkpoints restore.
 from tf1mem.compat.estimator import estimator as estimator_lib
 from tf1mem.compat.estimator.canned import head as head_lib
 from tf1mem.compat.estimator.canned import linear as linear_lib
-from tf1mem.compat.estimator.canned import naming
 from tf1mem.compat.estimator.canned import optimizers
 
 __all__ = ["DNNRegressor", "DNNClassifier"]
@@ -18,27 +17,27 @@ __all__ = ["DNNRegressor", "DNNClassifier"]
 
 def _dnn_logits(features, mode, units, hidden_units, feature_columns, activation_fn, dropout,
                 config):
+    """The logits, built inside the caller's ``dnn`` variable scope (TF1's names)."""
     import tensorflow as tf
 
     v1 = tf.compat.v1
     partitioner = linear_lib._partitioner(config)
-    with v1.variable_scope("dnn", values=tuple(features.values()), partitioner=partitioner):
-        with v1.variable_scope("input_from_feature_columns", values=tuple(features.values()),
-                               partitioner=partitioner):
-            net = v1.feature_column.input_layer(features, feature_columns)
-        for layer_id, width in enumerate(hidden_units):
-            with v1.variable_scope(f"hiddenlayer_{layer_id}", values=(net,)) as scope:
-                net = v1.layers.dense(net, units=width, activation=activation_fn,
-                                      kernel_initializer=v1.glorot_uniform_initializer(),
-                                      name=scope)
-                if dropout is not None and mode == "train":
-                    net = v1.layers.dropout(net, rate=dropout, training=True)
-            _layer_summary(net, scope.name)
-        with v1.variable_scope("logits", values=(net,)) as scope:
-            logits = v1.layers.dense(net, units=units, activation=None,
-                                     kernel_initializer=v1.glorot_uniform_initializer(),
-                                     name=scope)
-        _layer_summary(logits, scope.name)
+    with v1.variable_scope("input_from_feature_columns", values=tuple(features.values()),
+                           partitioner=partitioner):
+        net = v1.feature_column.input_layer(features, feature_columns)
+    for layer_id, width in enumerate(hidden_units):
+        with v1.variable_scope(f"hiddenlayer_{layer_id}", values=(net,)) as scope:
+            net = v1.layers.dense(net, units=width, activation=activation_fn,
+                                  kernel_initializer=v1.glorot_uniform_initializer(),
+                                  name=scope)
+            if dropout is not None and mode == "train":
+                net = v1.layers.dropout(net, rate=dropout, training=True)
+        _layer_summary(net, scope.name)
+    with v1.variable_scope("logits", values=(net,)) as scope:
+        logits = v1.layers.dense(net, units=units, activation=None,
+                                 kernel_initializer=v1.glorot_uniform_initializer(),
+                                 name=scope)
+    _layer_summary(logits, scope.name)
     return logits
 
 
@@ -73,13 +72,19 @@ class _DNN(estimator_lib.Estimator):
                 import tensorflow as tf
 
                 act = tf.nn.relu
-            logits = _dnn_logits(features, mode, head.logits_dimension, hidden_units, columns,
-                                 act, dropout, config)
+            import tensorflow as tf
+
+            v1 = tf.compat.v1
             opt = optimizers.get_optimizer(optimizer, 0.05) if mode == "train" else None
-            spec = head.create_estimator_spec(features, mode, logits, labels=labels,
-                                              optimizer=opt)
-            if opt is not None:
-                spec = spec._replace(scaffold=naming.tf1_slot_scaffold(opt, "t_0", config))
+            # One "dnn" scope around logits and head, as TF 1.15: the optimizer's own
+            # variables (Adam's beta1_power) are then dnn/head/beta1_power.
+            with v1.variable_scope("dnn", values=tuple(features.values()),
+                                   partitioner=linear_lib._partitioner(config)):
+                logits = _dnn_logits(features, mode, head.logits_dimension, hidden_units,
+                                     columns, act, dropout, config)
+                with v1.name_scope("head"):
+                    spec = head.create_estimator_spec(features, mode, logits, labels=labels,
+                                                      optimizer=opt)
             return spec
 
         super().__init__(model_fn, model_dir=model_dir, config=config,

@@ -10,7 +10,6 @@ import math
 
 from tf1mem.compat.estimator import estimator as estimator_lib
 from tf1mem.compat.estimator.canned import head as head_lib
-from tf1mem.compat.estimator.canned import naming
 from tf1mem.compat.estimator.canned import optimizers
 
 __all__ = ["LinearRegressor", "LinearClassifier"]
@@ -41,19 +40,21 @@ def _linear_model_fn(features, labels, mode, head, feature_columns, optimizer,
     if not isinstance(features, dict):
         raise ValueError(f"features should be a dictionary of `Tensor`s. Given type: "
                          f"{type(features)}")
+    opt = optimizer() if mode == "train" else None
+    # One "linear" scope around logits and head, as TF 1.15 (optimizer variables of its
+    # own, if any, are then linear/head/...).
     with v1.variable_scope("linear", values=tuple(features.values()),
                            partitioner=_partitioner(config)):
         logits = v1.feature_column.linear_model(
             features, feature_columns, units=head.logits_dimension,
             sparse_combiner=sparse_combiner)
-    bias = [v for v in v1.global_variables() if "linear_model/bias_weights" in v.name]
-    if bias and mode == "train":
-        v1.summary.scalar("bias", tf.reduce_mean(tf.concat(
-            [tf.reshape(b, [-1]) for b in bias], 0)))
-    opt = optimizer() if mode == "train" else None
-    spec = head.create_estimator_spec(features, mode, logits, labels=labels, optimizer=opt)
-    if opt is not None:
-        spec = spec._replace(scaffold=naming.tf1_slot_scaffold(opt, "part_0", config))
+        bias = [v for v in v1.global_variables() if "linear_model/bias_weights" in v.name]
+        if bias and mode == "train":
+            v1.summary.scalar("bias", tf.reduce_mean(tf.concat(
+                [tf.reshape(b, [-1]) for b in bias], 0)))
+        with v1.name_scope("head"):
+            spec = head.create_estimator_spec(features, mode, logits, labels=labels,
+                                              optimizer=opt)
     return spec
 
 
