@@ -226,6 +226,22 @@ CASES = {
                 r"INFO:tensorflow:Saving dict for global step 12: global_step = 12, "
                 r"loss = 0\.1420855, mae = 0\.37168384"],
     ),
+    "estimator_wide_deep_baseline.py": dict(
+        args=[], exit_code=0,
+        # every line, as TF 1.15.5 printed it (the seeded wide-and-deep metrics are not printed)
+        lines=[
+            'wide and deep variables: dnn/hiddenlayer_0/bias dnn/hiddenlayer_0/bias/Adam dnn/hiddenlayer_0/bias/Adam_1 dnn/hiddenlayer_0/kernel dnn/hiddenlayer_0/kernel/Adam dnn/hiddenlayer_0/kernel/Adam_1 dnn/logits/bias dnn/logits/bias/Adam dnn/logits/bias/Adam_1 dnn/logits/kernel dnn/logits/kernel/Adam dnn/logits/kernel/Adam_1 global_step head/beta1_power head/beta2_power linear/linear_model/bias_weights linear/linear_model/bias_weights/Ftrl linear/linear_model/bias_weights/Ftrl_1 linear/linear_model/color/weights linear/linear_model/color/weights/Ftrl linear/linear_model/color/weights/Ftrl_1 linear/linear_model/size/weights linear/linear_model/size/weights/Ftrl linear/linear_model/size/weights/Ftrl_1',
+            'wide and deep metric keys: accuracy accuracy_baseline auc auc_precision_recall average_loss global_step label/mean loss precision prediction/mean recall',
+            'wide only: accuracy=0.83333 accuracy_baseline=0.50000 auc=0.88889 auc_precision_recall=0.93333 average_loss=0.68905 global_step=4.00000 label/mean=0.50000 loss=2.06716 precision=0.75000 prediction/mean=0.50107 recall=1.00000',
+            'wide regressor: average_loss=59.85526 global_step=3.00000 label/mean=7.00000 loss=179.56577 prediction/mean=0.04916',
+            'BaselineClassifier variables: baseline/bias baseline/bias/Ftrl baseline/bias/Ftrl_1 global_step',
+            'BaselineClassifier: accuracy=0.50000 accuracy_baseline=0.50000 auc=0.50000 auc_precision_recall=0.75000 average_loss=0.69660 global_step=3.00000 label/mean=0.50000 loss=2.08979 precision=0.50000 prediction/mean=0.54146 recall=1.00000',
+            'BaselineClassifier predicts: all_class_ids all_classes class_ids classes logistic logits probabilities',
+            'BaselineRegressor variables: baseline/bias baseline/bias/Ftrl baseline/bias/Ftrl_1 global_step',
+            'BaselineRegressor: average_loss=0.25211 global_step=3.00000 label/mean=0.50000 loss=0.75632 prediction/mean=0.45408',
+            'BaselineRegressor predicts: predictions',
+        ],
+    ),
     "estimator_dnn_classifier.py": dict(
         args=[], exit_code=0,
         lines=["variables: dnn/hiddenlayer_0/bias dnn/hiddenlayer_0/bias/t_0/Adagrad "

@@ -6,8 +6,8 @@ TensorFlow removed ``tf.estimator`` in 2.16; this package is what TF1 scripts ge
 :class:`EstimatorSpec`, :class:`ModeKeys`, :class:`RunConfig`, ``inputs``
 (``numpy_input_fn``, ``pandas_input_fn``), ``train_and_evaluate`` with
 :class:`TrainSpec` / :class:`EvalSpec` (one process), the canned ``LinearRegressor``,
-``LinearClassifier``, ``DNNRegressor``, ``DNNClassifier`` (TF1's variable names, heads
-and metric keys) and TF1's hook aliases (``tf.estimator.SessionRunHook``, ...). Every
+``LinearClassifier``, ``DNNRegressor``, ``DNNClassifier``, ``DNNLinearCombined*``,
+``Baseline*`` (TF1's variable names, heads and metric keys) and TF1's hook aliases (``tf.estimator.SessionRunHook``, ...). Every
 other TF1 name raises :class:`tf1mem.compat.contrib.RemovedAttributeError` naming what
 to use instead. Importing this package imports no TensorFlow.
 """
@@ -22,19 +22,25 @@ from tf1mem.compat.estimator.training import EvalSpec, TrainSpec, train_and_eval
 
 __all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "WarmStartSettings",
            "TrainSpec", "EvalSpec", "train_and_evaluate", "inputs", "LinearRegressor",
-           "LinearClassifier", "DNNRegressor", "DNNClassifier", "VocabInfo"]
+           "LinearClassifier", "DNNRegressor", "DNNClassifier", "DNNLinearCombinedClassifier",
+           "DNNLinearCombinedRegressor", "BaselineClassifier", "BaselineRegressor", "VocabInfo"]
 
 _CANNED = {
     "LinearRegressor": "tf1mem.compat.estimator.canned.linear",
     "LinearClassifier": "tf1mem.compat.estimator.canned.linear",
     "DNNRegressor": "tf1mem.compat.estimator.canned.dnn",
     "DNNClassifier": "tf1mem.compat.estimator.canned.dnn",
+    "DNNLinearCombinedClassifier": "tf1mem.compat.estimator.canned.dnn_linear_combined",
+    "DNNLinearCombinedRegressor": "tf1mem.compat.estimator.canned.dnn_linear_combined",
+    "BaselineClassifier": "tf1mem.compat.estimator.canned.baseline",
+    "BaselineRegressor": "tf1mem.compat.estimator.canned.baseline",
 }
 
 # tf.estimator.X that were plain aliases of tf.compat.v1.train.X in TF 1.15.
 _TRAIN_ALIASES = ("SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
                   "CheckpointSaverHook", "CheckpointSaverListener", "FeedFnHook",
-                  "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook", "NanLossDuringTrainingError",
+                  "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook",
+                  "NanLossDuringTrainingError",
                   "NanTensorHook", "ProfilerHook", "SecondOrStepTimer", "StepCounterHook",
                   "StopAtStepHook", "SummarySaverHook", "VocabInfo")
 
@@ -46,14 +52,7 @@ _NOT_PROVIDED = {
     "BoostedTreesRegressor": "TensorFlow Decision Forests (pip install "
                              "tensorflow_decision_forests)",
     "BoostedTreesEstimator": "TensorFlow Decision Forests",
-    "DNNLinearCombinedClassifier": "tf.estimator.DNNClassifier plus a LinearClassifier, or "
-                                   "a custom model_fn combining tf.feature_column.linear_model "
-                                   "and input_layer",
-    "DNNLinearCombinedRegressor": "a custom model_fn combining tf.feature_column.linear_model "
-                                  "and input_layer",
     "DNNLinearCombinedEstimator": "a custom model_fn",
-    "BaselineClassifier": "a custom model_fn (a bias-only model)",
-    "BaselineRegressor": "a custom model_fn (a bias-only model)",
     "BaselineEstimator": "a custom model_fn",
     "LinearEstimator": "tf.estimator.LinearRegressor / LinearClassifier, or a custom model_fn",
     "DNNEstimator": "tf.estimator.DNNRegressor / DNNClassifier, or a custom model_fn",
