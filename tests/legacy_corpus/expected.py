@@ -196,11 +196,64 @@ CASES = {
         # contrib_import_fallback.py
         oracle="TF 1.15.5 imports tensor_forest and prints 'built params: 2 trees' (exit 0)",
     ),
-    "estimator_removed.py": dict(
-        args=[], exit_code=1,
-        absent=["trained:"],
-        error=[r"tf\.estimator", _REMOVED, r"2\.16", r"(?i)keras"],
-        oracle="TF 1.15.5 trains the LinearRegressor and prints 'trained: 2 steps' (exit 0)",
+    "estimator_linear_regressor.py": dict(
+        args=[], exit_code=0,
+        lines=["trained: 2 steps", "weights: -0.302896 bias: -0.294031",
+               "variables: global_step linear/linear_model/bias_weights "
+               "linear/linear_model/bias_weights/part_0/Ftrl "
+               "linear/linear_model/bias_weights/part_0/Ftrl_1 linear/linear_model/x/weights "
+               "linear/linear_model/x/weights/part_0/Ftrl "
+               "linear/linear_model/x/weights/part_0/Ftrl_1",
+               "metric keys: average_loss global_step label/mean loss prediction/mean",
+               "resumed to: 5 steps"],
+        numbers=[("eval: loss", [3.23520, 0.80880, -1.50000, -1.05127], 1e-4),
+                 ("predictions:", [-1.80851, -2.11141], 1e-4)],
+    ),
+    "estimator_custom_model_fn.py": dict(
+        args=["{tmpdir}"], exit_code=0,
+        lines=["model_dir given: True", "step: 12", "w b: -0.74841 0.00504",
+               "eval: global_step=12.00000 loss=0.14209 mae=0.37168",
+               "eval 1 step: loss=0.28404",
+               "predict: 4 ['double_x', 'y'] -0.74337 -1.49177 -2.24018 -2.98858",
+               "batched: [['y'], ['y']] [(3,), (1,)]", "resumed step: 14",
+               "variables: ['b', 'global_step', 'w']", "eval dirs: ['eval', 'eval_one']"],
+        # TF 1.15's INFO lines (stderr), in TF1's wording
+        stderr=[r"INFO:tensorflow:loss = 0\.5, step = 1\n",
+                r"INFO:tensorflow:loss = 0\.1952767, step = 6 \(\d+\.\d+ sec\)",
+                r"INFO:tensorflow:global_step/sec: \d",
+                r"INFO:tensorflow:Loss for final step: 0\.097058766\.",
+                r"INFO:tensorflow:Saving dict for global step 12: global_step = 12, "
+                r"loss = 0\.1420855, mae = 0\.37168384"],
+    ),
+    "estimator_wide_deep_baseline.py": dict(
+        args=[], exit_code=0,
+        # every line, as TF 1.15.5 printed it (the seeded wide-and-deep metrics are not printed)
+        lines=[
+            'wide and deep variables: dnn/hiddenlayer_0/bias dnn/hiddenlayer_0/bias/Adam dnn/hiddenlayer_0/bias/Adam_1 dnn/hiddenlayer_0/kernel dnn/hiddenlayer_0/kernel/Adam dnn/hiddenlayer_0/kernel/Adam_1 dnn/logits/bias dnn/logits/bias/Adam dnn/logits/bias/Adam_1 dnn/logits/kernel dnn/logits/kernel/Adam dnn/logits/kernel/Adam_1 global_step head/beta1_power head/beta2_power linear/linear_model/bias_weights linear/linear_model/bias_weights/Ftrl linear/linear_model/bias_weights/Ftrl_1 linear/linear_model/color/weights linear/linear_model/color/weights/Ftrl linear/linear_model/color/weights/Ftrl_1 linear/linear_model/size/weights linear/linear_model/size/weights/Ftrl linear/linear_model/size/weights/Ftrl_1',
+            'wide and deep metric keys: accuracy accuracy_baseline auc auc_precision_recall average_loss global_step label/mean loss precision prediction/mean recall',
+            'wide only: accuracy=0.83333 accuracy_baseline=0.50000 auc=0.88889 auc_precision_recall=0.93333 average_loss=0.68905 global_step=4.00000 label/mean=0.50000 loss=2.06716 precision=0.75000 prediction/mean=0.50107 recall=1.00000',
+            'wide regressor: average_loss=59.85526 global_step=3.00000 label/mean=7.00000 loss=179.56577 prediction/mean=0.04916',
+            'BaselineClassifier variables: baseline/bias baseline/bias/Ftrl baseline/bias/Ftrl_1 global_step',
+            'BaselineClassifier: accuracy=0.50000 accuracy_baseline=0.50000 auc=0.50000 auc_precision_recall=0.75000 average_loss=0.69660 global_step=3.00000 label/mean=0.50000 loss=2.08979 precision=0.50000 prediction/mean=0.54146 recall=1.00000',
+            'BaselineClassifier predicts: all_class_ids all_classes class_ids classes logistic logits probabilities',
+            'BaselineRegressor variables: baseline/bias baseline/bias/Ftrl baseline/bias/Ftrl_1 global_step',
+            'BaselineRegressor: average_loss=0.25211 global_step=3.00000 label/mean=0.50000 loss=0.75632 prediction/mean=0.45408',
+            'BaselineRegressor predicts: predictions',
+        ],
+    ),
+    "estimator_dnn_classifier.py": dict(
+        args=[], exit_code=0,
+        lines=["variables: dnn/hiddenlayer_0/bias dnn/hiddenlayer_0/bias/t_0/Adagrad "
+               "dnn/hiddenlayer_0/kernel dnn/hiddenlayer_0/kernel/t_0/Adagrad "
+               "dnn/hiddenlayer_1/bias dnn/hiddenlayer_1/bias/t_0/Adagrad "
+               "dnn/hiddenlayer_1/kernel dnn/hiddenlayer_1/kernel/t_0/Adagrad dnn/logits/bias "
+               "dnn/logits/bias/t_0/Adagrad dnn/logits/kernel dnn/logits/kernel/t_0/Adagrad "
+               "global_step",
+               "metric keys: accuracy average_loss global_step loss", "accuracy: 1.00",
+               "loss below 0.3: True", "global_step: 400",
+               "prediction keys: all_class_ids all_classes class_ids classes logits "
+               "probabilities",
+               "classes: [b'0', b'2'] [0, 2]", "probabilities sum to 1: True"],
     ),
     "sys_exit_code.py": dict(
         args=[], exit_code=3,

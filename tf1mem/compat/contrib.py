@@ -122,7 +122,8 @@ REMOVED_CONTRIB = {
     "tensor_forest": "TensorFlow Decision Forests (pip install tensorflow_decision_forests)",
     "learn": "tf.keras (Estimators and tf.contrib.learn were removed; "
              "tf.contrib.learn.datasets.mnist is tensorflow.examples.tutorials.mnist.input_data)",
-    "estimator": "tf.keras (tf.estimator was removed in TF 2.16)",
+    "estimator": "tf.estimator (tf1mem provides TF 1.15's core Estimator API; "
+                 "tf.contrib.estimator's extras are not provided), or tf.keras",
     "distributions": "TensorFlow Probability: tfp.distributions",
     "bayesflow": "TensorFlow Probability",
     "opt": "tf.keras.optimizers, or tensorflow_addons.optimizers",
@@ -148,8 +149,9 @@ REMOVED_CONTRIB = {
     "util": "tf.make_ndarray / tf.make_tensor_proto",
 }
 
-# Removed top-level TF1 names (tf.X) -> replacement advice.
-REMOVED_TOP_LEVEL = {"estimator": REMOVED_CONTRIB["estimator"]}
+# Removed top-level TF1 names (tf.X) -> replacement advice. (tf.estimator is provided by
+# tf1mem.compat.estimator.)
+REMOVED_TOP_LEVEL = {}
 
 # Per-symbol advice for names that a mapped contrib module no longer has.
 REMOVED_SYMBOLS = {

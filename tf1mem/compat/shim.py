@@ -84,8 +84,12 @@ _MODULE_ALIASES = {
     "tensorflow.examples.tutorials.mnist.mnist": "tf1mem.compat.tutorial_mnist",
     "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf1mem.data.input_data",
     "tensorflow.contrib.learn.datasets.mnist": "tf1mem.data.input_data",
+    "tensorflow.estimator": "tf1mem.compat.estimator",
+    "tensorflow.estimator.inputs": "tf1mem.compat.estimator.inputs",
 }
-_VIRTUAL_ROOTS = ("tensorflow.contrib", "tensorflow.examples")
+_VIRTUAL_ROOTS = ("tensorflow.contrib", "tensorflow.examples", "tensorflow.estimator")
+# Top-level tf.X provided by a tf1mem module (TF 2 removed them).
+_TOP_LEVEL_MODULES = {"estimator": "tf1mem.compat.estimator"}
 _LOCK = threading.RLock()
 _STATE = None  # the _Installation in force, or None
 
@@ -108,6 +112,11 @@ def _under_roots(fullname):
 
 def _missing_module_error(fullname):
     parts = fullname.split(".")
+    if parts[1] == "estimator":
+        return contrib.RemovedModuleError(
+            f"{fullname} is not provided by tf1mem's tf.estimator (it provides "
+            f"tensorflow.estimator and tensorflow.estimator.inputs; see "
+            f"tf1mem.compat.estimator).", name=fullname)
     if parts[1] == "contrib":
         name = parts[2]
         if name in contrib.CONTRIB_MODULES:
@@ -269,6 +278,8 @@ class _TF1Module(types.ModuleType):
         real = self.__dict__["_tf1mem_real"]
         if name in ("contrib", "examples"):
             value = importlib.import_module(f"tensorflow.{name}")
+        elif name in _TOP_LEVEL_MODULES:
+            value = importlib.import_module(_TOP_LEVEL_MODULES[name])
         elif name in contrib.REMOVED_TOP_LEVEL:
             raise contrib.RemovedAttributeError(
                 contrib.removed_message(f"tf.{name}", contrib.REMOVED_TOP_LEVEL[name]))
@@ -287,7 +298,8 @@ class _TF1Module(types.ModuleType):
 
     def __dir__(self):
         real = self.__dict__["_tf1mem_real"]
-        return sorted(set(dir(real.compat.v1)) | {"contrib", "examples", "compat"})
+        return sorted(set(dir(real.compat.v1)) | {"contrib", "examples", "compat"}
+                      | set(_TOP_LEVEL_MODULES))
 
 
 class _Installation:
@@ -476,15 +488,15 @@ def _install_finder(state):
     sys.meta_path.insert(0, finder)
     before = set(sys.modules)
     real_tf = sys.modules["tensorflow"]
-    had_attrs = {name: real_tf.__dict__[name] for name in ("contrib", "examples")
-                 if name in real_tf.__dict__}
+    attrs = ("contrib", "examples", "estimator")
+    had_attrs = {name: real_tf.__dict__[name] for name in attrs if name in real_tf.__dict__}
 
     def restore():
         with contextlib.suppress(ValueError):
             sys.meta_path.remove(finder)
         for name in [m for m in sys.modules if _under_roots(m) and m not in before]:
             del sys.modules[name]
-        for name in ("contrib", "examples"):
+        for name in attrs:
             if name in had_attrs:
                 setattr(real_tf, name, had_attrs[name])
             else:

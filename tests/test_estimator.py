@@ -1,0 +1,282 @@
+"""tf.estimator under tf1mem (tf1mem.compat.estimator).
+
+Fast tests check the pieces without a session (RunConfig and TF_CONFIG, numpy_input_fn's
+batching and errors, EstimatorSpec's validation); the slow ones train in a subprocess under
+the shim: restoring TF 1.15.5-made checkpoints (tests/estimator_tf115, made by its
+make_fixture.py with the oracle) gives TF 1.15.5's evaluate and predict results; event
+files, errors, the three doors (runner, tf1mem.v1, tf1mem.legacy()).
+"""
+
+import json
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests import _subproc
+from tf1mem.compat.estimator import inputs, run_config
+from tf1mem.compat.estimator.inputs import _batches
+
+FIXTURE = Path(__file__).resolve().parent / "estimator_tf115"
+
+
+# -- RunConfig ---------------------------------------------------------------------
+
+def test_run_config_defaults_are_tf1s(monkeypatch):
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    config = run_config.RunConfig()
+    assert (config.save_checkpoints_secs, config.save_checkpoints_steps) == (600, None)
+    assert (config.save_summary_steps, config.keep_checkpoint_max,
+            config.log_step_count_steps) == (100, 5, 100)
+    assert (config.task_type, config.task_id, config.is_chief, config.master) == (
+        "worker", 0, True, "")
+    assert config.session_config.allow_soft_placement
+    stepped = config.replace(save_checkpoints_steps=10)
+    assert (stepped.save_checkpoints_steps, stepped.save_checkpoints_secs) == (10, None)
+    with pytest.raises(ValueError, match="cannot both be set"):
+        run_config.RunConfig(save_checkpoints_steps=1, save_checkpoints_secs=1)
+    with pytest.raises(ValueError, match="tf_random_seed"):
+        run_config.RunConfig(tf_random_seed="1")
+
+
+@pytest.mark.parametrize("task, chief, master, ps, workers", [
+    ({"type": "chief", "index": 0}, True, "grpc://localhost:1000", 1, 3),
+    ({"type": "worker", "index": 1}, False, "grpc://localhost:1002", 1, 3),
+    ({"type": "ps", "index": 0}, False, "grpc://localhost:2000", 1, 3),
+    ({"type": "evaluator", "index": 0}, False, "", 1, 3),
+])
+def test_run_config_reads_tf_config(monkeypatch, task, chief, master, ps, workers):
+    cluster = {"chief": ["localhost:1000"], "worker": ["localhost:1001", "localhost:1002"],
+               "ps": ["localhost:2000"]}
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster, "task": task}))
+    config = run_config.RunConfig()
+    assert config.cluster_spec.as_dict() == cluster
+    assert (config.task_type, config.task_id) == (task["type"], task["index"])
+    assert (config.is_chief, config.master) == (chief, master)
+    assert (config.num_ps_replicas, config.num_worker_replicas) == (ps, workers)
+
+
+def test_run_config_worker_0_is_chief_without_a_chief_and_bad_tf_config_fails(monkeypatch):
+    monkeypatch.setenv("TF_CONFIG", json.dumps({
+        "cluster": {"worker": ["localhost:1", "localhost:2"]},
+        "task": {"type": "worker", "index": 0}}))
+    assert run_config.RunConfig().is_chief
+    monkeypatch.setenv("TF_CONFIG", json.dumps({
+        "cluster": {"worker": ["localhost:1"]}, "task": {"type": "worker", "index": 3}}))
+    with pytest.raises(ValueError, match="index 3 is out of range"):
+        run_config.RunConfig()
+    monkeypatch.setenv("TF_CONFIG", "{not json")
+    with pytest.raises(ValueError, match="TF_CONFIG is not valid JSON"):
+        run_config.RunConfig()
+
+
+# -- numpy_input_fn ----------------------------------------------------------------
+
+def _labels(batches):
+    return [b["y"].tolist() for b in batches]
+
+
+def test_numpy_batches_stream_across_epochs_as_tf115():
+    # TF 1.15.5 (oracle), x = arange(5), y = 10 * x, batch_size=2, shuffle=False:
+    # num_epochs=2 -> [0,10] [20,30] [40,0] [10,20] [30,40] then OutOfRange.
+    arrays = {"y": np.arange(5) * 10}
+    assert _labels(_batches(arrays, 5, 2, 2, False, None)) == [
+        [0, 10], [20, 30], [40, 0], [10, 20], [30, 40]]
+    forever = _batches(arrays, 5, 2, None, False, None)
+    assert [next(forever)["y"].tolist() for _ in range(7)] == [
+        [0, 10], [20, 30], [40, 0], [10, 20], [30, 40], [0, 10], [20, 30]]
+    shuffled = _labels(_batches(arrays, 5, 2, 1, True, 1))
+    assert [len(b) for b in shuffled] == [2, 2, 1]
+    assert sorted(sum(shuffled, [])) == [0, 10, 20, 30, 40]
+    assert shuffled == _labels(_batches(arrays, 5, 2, 1, True, 1))  # the seed decides
+
+
+def test_numpy_input_fn_rejects_what_tf115_rejected():
+    x = {"a": np.arange(5.)}
+    with pytest.raises(ValueError, match="shuffle must be provided and explicitly set as "
+                                         "boolean"):
+        inputs.numpy_input_fn(x, np.arange(5))
+    with pytest.raises(ValueError, match="Length of tensors in x and y is mismatched"):
+        inputs.numpy_input_fn(x, np.arange(3), shuffle=False)()
+    with pytest.raises(ValueError, match="1 duplicate keys are found in both x and y"):
+        inputs.numpy_input_fn(x, {"a": np.arange(5)}, shuffle=False)()
+    with pytest.raises(ValueError, match="num_epochs must be a positive integer or None"):
+        inputs.numpy_input_fn(x, shuffle=False, num_epochs=0)
+
+
+# -- EstimatorSpec -----------------------------------------------------------------
+
+def test_estimator_spec_is_validated_when_built():
+    import tensorflow as tf
+
+    from tf1mem.compat.estimator import EstimatorSpec, ModeKeys
+
+    with tf.Graph().as_default():
+        loss = tf.constant(1.0)
+        with pytest.raises(ValueError, match="train_op is missing"):
+            EstimatorSpec(ModeKeys.TRAIN, loss=loss)
+        with pytest.raises(ValueError, match="loss is missing"):
+            EstimatorSpec(ModeKeys.EVAL)
+        with pytest.raises(ValueError, match="predictions are missing"):
+            EstimatorSpec(ModeKeys.PREDICT)
+        with pytest.raises(ValueError, match="loss must be a scalar"):
+            EstimatorSpec(ModeKeys.EVAL, loss=tf.constant([1.0, 2.0]))
+        with pytest.raises(ValueError, match="mode='training' is not one of"):
+            EstimatorSpec("training", loss=loss)
+        with pytest.raises(TypeError, match="must be a \\(metric_tensor, update_op\\) tuple"):
+            EstimatorSpec(ModeKeys.EVAL, loss=loss, eval_metric_ops={"m": loss})
+        spec = EstimatorSpec(ModeKeys.EVAL, loss=tf.constant([2.0]))
+        assert spec.loss.shape.rank == 0 and spec.scaffold is not None
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="must be from the default graph"):
+            EstimatorSpec(ModeKeys.EVAL, loss=loss)
+
+
+# -- under the shim (subprocesses) -------------------------------------------------
+
+def _run_script(tmp_path, body, *args):
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent(body))
+    return _subproc.run(["-m", "tf1mem.run", script, *args], cwd=tmp_path, check_rc=0,
+                        timeout=300)
+
+
+RESTORE = r'''
+import json, shutil, sys
+import numpy as np
+import tensorflow as tf
+fixture = sys.argv[1]
+sys.path.insert(0, fixture)
+import models
+out = {}
+work = sys.argv[2]
+shutil.copytree(fixture + "/custom", work + "/custom")
+est = tf.estimator.Estimator(models.custom_model_fn, model_dir=work + "/custom",
+                             params={"hidden": 3})
+x, y = models.custom_data()
+out["custom"] = {
+    "evaluate": {k: float(v) for k, v in est.evaluate(models.numpy_fn(x, y, epochs=1)).items()},
+    "predict": [p["y"].tolist() for p in est.predict(models.numpy_fn(x, None, epochs=1))],
+    "variables": est.get_variable_names()}
+shutil.copytree(fixture + "/dnn", work + "/dnn")
+clf = models.dnn_classifier(tf, work + "/dnn")
+fx, fy = models.dnn_data()
+preds = list(clf.predict(models.numpy_fn(fx, None, epochs=1, key="m")))
+out["dnn"] = {
+    "evaluate": {k: float(v) for k, v in clf.evaluate(
+        models.numpy_fn(fx, fy, epochs=1, key="m")).items()},
+    "probabilities": [p["probabilities"].tolist() for p in preds],
+    "classes": [p["classes"][0].decode() for p in preds],
+    "variables": clf.get_variable_names()}
+clf.train(models.numpy_fn(fx, fy, epochs=None, key="m"), steps=2)
+out["dnn"]["resumed_logits_kernel"] = clf.get_variable_value("dnn/logits/kernel").tolist()
+print(json.dumps(out))
+'''
+
+
+@pytest.mark.slow
+def test_tf115_checkpoints_restore_evaluate_predict_and_resume(tmp_path):
+    """A TF 1.15.5 model_dir (custom model_fn with Adam; DNNClassifier with Adagrad)."""
+    expected = json.loads((FIXTURE / "expected.json").read_text())
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = _run_script(tmp_path, RESTORE, FIXTURE, work)
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    for name in ("custom", "dnn"):
+        assert got[name]["variables"] == expected[name]["variables"]
+        assert got[name]["evaluate"] == pytest.approx(expected[name]["evaluate"], abs=1e-5)
+    assert np.allclose(got["custom"]["predict"], expected["custom"]["predict"], atol=1e-5)
+    assert got["dnn"]["classes"] == expected["dnn"]["classes"]
+    assert np.allclose(got["dnn"]["probabilities"], expected["dnn"]["probabilities"], atol=1e-5)
+    # Training resumed from TF 1.15.5's Adagrad accumulators (t_0/Adagrad) gives its weights.
+    assert np.allclose(got["dnn"]["resumed_logits_kernel"],
+                       expected["dnn"]["resumed_logits_kernel"], atol=1e-5)
+
+
+BEHAVIOUR = r'''
+import os, sys
+import numpy as np
+import tensorflow as tf
+import tensorflow.estimator as est_module
+from tensorflow.estimator.inputs import numpy_input_fn
+from tensorflow.core.util import event_pb2
+print("module:", est_module is tf.estimator, numpy_input_fn is tf.estimator.inputs.numpy_input_fn)
+model_dir = sys.argv[1]
+x = np.arange(8, dtype=np.float32).reshape(8, 1)
+y = (2 * x + 1).ravel()
+est = tf.estimator.LinearRegressor([tf.feature_column.numeric_column("x")], model_dir=model_dir,
+                                   config=tf.estimator.RunConfig(save_summary_steps=1,
+                                                                  log_step_count_steps=2))
+try:
+    est.get_variable_names()
+except ValueError as e:
+    print("no checkpoint:", "Could not find trained model" in str(e))
+train = numpy_input_fn({"x": x}, y, batch_size=4, num_epochs=None, shuffle=True)
+spec_train = tf.estimator.TrainSpec(train, max_steps=6)
+spec_eval = tf.estimator.EvalSpec(numpy_input_fn({"x": x}, y, batch_size=4, num_epochs=1,
+                                                 shuffle=False), steps=None, throttle_secs=0)
+result, exports = tf.estimator.train_and_evaluate(est, spec_train, spec_eval)
+print("train_and_evaluate:", int(result["global_step"]), sorted(result), exports)
+def tags(folder):
+    found = set()
+    for name in os.listdir(folder):
+        if name.startswith("events.out.tfevents"):
+            for record in tf.python_io.tf_record_iterator(os.path.join(folder, name)):
+                event = event_pb2.Event.FromString(record)
+                found.update(v.tag for v in event.summary.value)
+    return found
+print("train tags:", sorted(t for t in tags(model_dir) if t in ("loss", "global_step/sec")))
+print("eval tags:", sorted(t for t in tags(os.path.join(model_dir, "eval"))
+                           if t in ("loss", "average_loss")))
+try:
+    list(est.predict(numpy_input_fn({"x": x}, batch_size=4, shuffle=False),
+                     predict_keys=["nope"]))
+except ValueError as e:
+    print("bad key:", "nope" in str(e))
+try:
+    est.export_saved_model
+except AttributeError as e:
+    print("export:", "removed" in str(e), "saved_model" in str(e))
+try:
+    tf.estimator.Estimator(lambda features, labels: None, params={"a": 1})
+except ValueError as e:
+    print("params:", "does not include params" in str(e))
+'''
+
+
+@pytest.mark.slow
+def test_estimator_behaviour_under_the_runner(tmp_path):
+    proc = _run_script(tmp_path, BEHAVIOUR, tmp_path / "model")
+    assert proc.stdout.splitlines() == [
+        "module: True True",
+        "no checkpoint: True",
+        "train_and_evaluate: 6 ['average_loss', 'global_step', 'label/mean', 'loss', "
+        "'prediction/mean'] []",
+        "train tags: ['global_step/sec', 'loss']",
+        "eval tags: ['average_loss', 'loss']",
+        "bad key: True",
+        "export: True True",
+        "params: True",
+    ], proc.stderr
+
+
+DOORS = r'''
+import tf1mem
+import tf1mem.v1 as tf
+print("v1:", tf.estimator.Estimator.__module__)
+tf1mem.uninstall()
+import tensorflow as real
+print("after uninstall:", hasattr(real, "estimator"))
+with tf1mem.legacy() as tf1:
+    print("legacy:", tf1.estimator.ModeKeys.PREDICT)
+'''
+
+
+@pytest.mark.slow
+def test_estimator_through_tf1mem_v1_and_legacy(tmp_path):
+    script = tmp_path / "doors.py"
+    script.write_text(DOORS)
+    proc = _subproc.run([script], cwd=tmp_path, check_rc=0)
+    assert proc.stdout.splitlines() == [
+        "v1: tf1mem.compat.estimator.estimator", "after uninstall: False", "legacy: infer"]

@@ -1,0 +1,105 @@
+"""``tf.estimator`` under tf1mem: TF 1.15's Estimator API, written on TF 2.21's v1 training.
+
+TensorFlow removed ``tf.estimator`` in 2.16; this package is what TF1 scripts get as
+``tf.estimator`` (and ``import tensorflow.estimator``) under ``python -m tf1mem.run``,
+``tf1mem.v1`` and ``tf1mem.legacy()``. It provides :class:`Estimator`,
+:class:`EstimatorSpec`, :class:`ModeKeys`, :class:`RunConfig`, ``inputs``
+(``numpy_input_fn``, ``pandas_input_fn``), ``train_and_evaluate`` with
+:class:`TrainSpec` / :class:`EvalSpec` (one process), the canned ``LinearRegressor``,
+``LinearClassifier``, ``DNNRegressor``, ``DNNClassifier``, ``DNNLinearCombined*``,
+``Baseline*`` (TF1's variable names, heads and metric keys) and TF1's hook aliases (``tf.estimator.SessionRunHook``, ...). Every
+other TF1 name raises :class:`tf1mem.compat.contrib.RemovedAttributeError` naming what
+to use instead. Importing this package imports no TensorFlow.
+"""
+
+import importlib
+
+from tf1mem.compat.estimator import inputs
+from tf1mem.compat.estimator.estimator import Estimator, WarmStartSettings
+from tf1mem.compat.estimator.model_fn import EstimatorSpec, ModeKeys
+from tf1mem.compat.estimator.run_config import RunConfig
+from tf1mem.compat.estimator.training import EvalSpec, TrainSpec, train_and_evaluate
+
+__all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "WarmStartSettings",
+           "TrainSpec", "EvalSpec", "train_and_evaluate", "inputs", "LinearRegressor",
+           "LinearClassifier", "DNNRegressor", "DNNClassifier", "DNNLinearCombinedClassifier",
+           "DNNLinearCombinedRegressor", "BaselineClassifier", "BaselineRegressor", "VocabInfo"]
+
+_CANNED = {
+    "LinearRegressor": "tf1mem.compat.estimator.canned.linear",
+    "LinearClassifier": "tf1mem.compat.estimator.canned.linear",
+    "DNNRegressor": "tf1mem.compat.estimator.canned.dnn",
+    "DNNClassifier": "tf1mem.compat.estimator.canned.dnn",
+    "DNNLinearCombinedClassifier": "tf1mem.compat.estimator.canned.dnn_linear_combined",
+    "DNNLinearCombinedRegressor": "tf1mem.compat.estimator.canned.dnn_linear_combined",
+    "BaselineClassifier": "tf1mem.compat.estimator.canned.baseline",
+    "BaselineRegressor": "tf1mem.compat.estimator.canned.baseline",
+}
+
+# tf.estimator.X that were plain aliases of tf.compat.v1.train.X in TF 1.15.
+_TRAIN_ALIASES = ("SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
+                  "CheckpointSaverHook", "CheckpointSaverListener", "FeedFnHook",
+                  "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook",
+                  "NanLossDuringTrainingError",
+                  "NanTensorHook", "ProfilerHook", "SecondOrStepTimer", "StepCounterHook",
+                  "StopAtStepHook", "SummarySaverHook", "VocabInfo")
+
+# TF1 names not provided -> what to use instead.
+_NOT_PROVIDED = {
+    "tpu": "tf.distribute.TPUStrategy with tf.keras",
+    "BoostedTreesClassifier": "TensorFlow Decision Forests (pip install "
+                              "tensorflow_decision_forests)",
+    "BoostedTreesRegressor": "TensorFlow Decision Forests (pip install "
+                             "tensorflow_decision_forests)",
+    "BoostedTreesEstimator": "TensorFlow Decision Forests",
+    "DNNLinearCombinedEstimator": "a custom model_fn",
+    "BaselineEstimator": "a custom model_fn",
+    "LinearEstimator": "tf.estimator.LinearRegressor / LinearClassifier, or a custom model_fn",
+    "DNNEstimator": "tf.estimator.DNNRegressor / DNNClassifier, or a custom model_fn",
+    "export": "tf.compat.v1.saved_model (simple_save, Builder) on the model_fn's graph",
+    "Exporter": "tf.compat.v1.saved_model",
+    "LatestExporter": "tf.compat.v1.saved_model",
+    "FinalExporter": "tf.compat.v1.saved_model",
+    "BestExporter": "tf.compat.v1.saved_model",
+    "experimental": "tf.keras (tf.estimator.experimental left with tf.estimator in TF 2.16)",
+    "add_metrics": "return the extra metrics from your own model_fn's eval_metric_ops",
+    "classifier_parse_example_spec": "tf.compat.v1.feature_column.make_parse_example_spec "
+                                     "plus the label's tf.io.FixedLenFeature",
+    "regressor_parse_example_spec": "tf.compat.v1.feature_column.make_parse_example_spec "
+                                    "plus the label's tf.io.FixedLenFeature",
+    "Head": "the canned estimators' own heads, or a custom model_fn",
+    "MultiLabelHead": "a custom model_fn with tf.nn.sigmoid_cross_entropy_with_logits",
+    "MultiHead": "a custom model_fn",
+    "RegressionHead": "tf.estimator.LinearRegressor / DNNRegressor, or a custom model_fn",
+    "BinaryClassHead": "tf.estimator.LinearClassifier / DNNClassifier",
+    "MultiClassHead": "tf.estimator.LinearClassifier / DNNClassifier (n_classes > 2)",
+    "PoissonRegressionHead": "a custom model_fn with tf.nn.log_poisson_loss",
+    "LogisticRegressionHead": "a custom model_fn",
+    "RNNClassifier": "a custom model_fn with tf.compat.v1.nn.dynamic_rnn",
+    "KMeans": "scikit-learn's sklearn.cluster.KMeans",
+}
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    if name in _CANNED:
+        value = getattr(importlib.import_module(_CANNED[name]), name)
+    elif name in _TRAIN_ALIASES:
+        from tf1mem._tf import v1
+
+        value = getattr(v1().train, name)
+    elif name in _NOT_PROVIDED:
+        from tf1mem.compat import contrib
+
+        raise contrib.RemovedAttributeError(contrib.removed_message(
+            f"tf.estimator.{name}", _NOT_PROVIDED[name]))
+    else:
+        raise AttributeError(f"module 'tf.estimator' (tf1mem's TF1 Estimator API) has no "
+                             f"attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(__all__) | set(_TRAIN_ALIASES) | set(globals()))
