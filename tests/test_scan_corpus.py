@@ -49,7 +49,8 @@ def test_verdict_matches_the_recorded_run(verdicts, name):
 
 
 # Real runs: two that stop, one that catches the ImportError, one that runs.
-@pytest.mark.parametrize("name", ["contrib_removed_kmeans.py", "estimator_removed.py",
+@pytest.mark.parametrize("name", ["contrib_removed_kmeans.py", "contrib_import_removed.py",
+                                  "estimator_linear_regressor.py",
                                   "contrib_import_fallback.py", "slim_model.py"])
 def test_verdict_matches_a_real_run(verdicts, name, tmp_path):
     case, entry = CASES[name], verdicts[name]

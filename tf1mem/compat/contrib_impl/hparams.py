@@ -7,7 +7,7 @@ keeps that type: :meth:`HParams.parse` reads ``"lr=0.1,layers=[64,32],bn=false"`
 values of another kind with TF 1.15's ``ValueError`` texts (``"Could not cast hparam
 'a' of type '<class 'int'>' from value 2.5"``), unknown names raise ``KeyError``
 (``ValueError`` from ``parse``). Checked against TF 1.15.5 by
-``tests/test_contrib_impl.py`` and the corpus script ``contrib_hparams.py``. No
+the corpus script ``tests/legacy_corpus/contrib_hparams.py``. No
 TensorFlow needed.
 """
 
