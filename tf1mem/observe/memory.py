@@ -17,19 +17,23 @@ Beside the sweep, per device:
 
 - **persistent**: the variables (weights and optimizer slots) the step used, sized
   from the graph; they live across steps, so the sweep never sees them allocated.
-- **fed inputs**: arrays passed through ``feed_dict``. On CPU TensorFlow wraps the
-  NumPy buffer without copying, so they are outside TensorFlow's allocator and are
+- **fed inputs**: arrays passed through ``feed_dict``. They become tensors before
+  the step starts (zero-copy when the NumPy buffer is suitably aligned, else a copy
+  in TensorFlow's allocator), so step stats never show them allocated; they are
   reported separately, never added to the peak. (On a GPU the host-to-device copy
-  of a feed is an allocation the sweep does see.)
+  of a feed is an allocation of the step, which the sweep does see.)
 
 ``peak_bytes`` of a device is ``persistent + (activations + temporaries at the
-sweep's peak)``. Where the allocator keeps statistics (every GPU; the CPU only when
-``TF_CPU_ALLOCATOR_USE_BFC=1`` was set before TensorFlow loaded),
-:func:`measure_step` also reads ``tf.config.experimental.get_memory_info`` after
-``reset_memory_stats`` and reports its ``peak`` as ``allocator_peak_bytes``: the BFC
-allocator's high-water mark of bytes in use, in its 256-byte-rounded chunks,
-including the variables and any constants the runtime keeps (it is the cross-check,
-not the figure; see :func:`allocator_stats_available`).
+sweep's peak)``. Where the allocator keeps statistics, :func:`measure_step` also
+resets them before each traced step and reports ``get_memory_info``'s ``peak`` as
+``allocator_peak_bytes``: the allocator's high-water mark of bytes in use since the
+reset, in its rounded chunks, including the variables, any constants the runtime
+keeps and fed arrays it had to copy. It is the cross-check, not the figure. Which
+allocators keep statistics (TF 2.21, measured): every GPU's; on the CPU, oneDNN's
+allocator (the default on x86, chunks rounded up to powers of two) and the BFC
+allocator chosen by ``TF_CPU_ALLOCATOR_USE_BFC=1`` before TensorFlow loads (256-byte
+chunks); with ``TF_ENABLE_ONEDNN_OPTS=0`` and no BFC the CPU has none
+(``get_memory_info`` raises). See :func:`allocator_stats_available`.
 
 Public API: :class:`TensorRecord`, :class:`DeviceMemory`, :class:`StepMemory`,
 :func:`step_memory`, :func:`measure_step`, :func:`format_table`, :func:`parse_bytes`,
@@ -49,8 +53,8 @@ from tf1mem.errors import UsageError
 
 __all__ = ["TensorRecord", "DeviceMemory", "StepMemory", "step_memory", "measure_step",
            "format_table", "parse_bytes", "format_bytes", "fit_linear", "largest_batch",
-           "allocator_stats_available", "OomReport", "explain_oom", "format_oom",
-           "oom_run_options", "TOP_TENSORS"]
+           "allocator_stats_available", "device_memory_limit", "OomReport", "explain_oom", "format_oom",
+           "oom_run_options", "short_device", "align_rows", "TOP_TENSORS"]
 
 # How many of the largest live tensors a report lists.
 TOP_TENSORS = 8
@@ -346,20 +350,23 @@ def _op_type(graph, name, stats):
 def allocator_stats_available(device: str) -> bool:
     """Whether ``get_memory_info`` answers for ``device`` in this process.
 
-    True for every GPU; for the CPU only when ``TF_CPU_ALLOCATOR_USE_BFC=1`` was in
-    the environment before TensorFlow loaded (it then serves CPU tensors from a BFC
-    allocator that keeps statistics; set later, it has no effect).
+    True for every GPU. For the CPU it depends on the allocator TensorFlow chose when
+    it loaded: oneDNN's (the x86 default) and the BFC allocator
+    (``TF_CPU_ALLOCATOR_USE_BFC=1`` in the environment before TensorFlow loads; set
+    later it has no effect) keep statistics; the plain one
+    (``TF_ENABLE_ONEDNN_OPTS=0``) does not.
     """
     import tensorflow as tf
 
     try:
-        tf.config.experimental.get_memory_info(_short_device(device))
+        tf.config.experimental.get_memory_info(short_device(device))
     except (ValueError, RuntimeError, tf.errors.OpError):
         return False
     return True
 
 
-def _short_device(device: str) -> str:
+def short_device(device: str) -> str:
+    """``"/job:localhost/replica:0/task:0/device:CPU:0"`` -> ``"CPU:0"``."""
     # "/job:localhost/replica:0/task:0/device:CPU:0" -> "CPU:0"
     match = re.search(r"device:([A-Za-z_]+:\d+)$", device)
     return match.group(1) if match else device
@@ -392,8 +399,10 @@ def measure_step(sess, fetches, feed_dict=None, *, steps=3, timed_steps=0,
     v1 = tf.compat.v1
     if steps < 1:
         raise ValueError(f"steps must be >= 1, got {steps}")
-    sess.run(fetches, feed_dict=feed_dict)
-    options = v1.RunOptions(trace_level=v1.RunOptions.FULL_TRACE)
+    # Every run asks for TF's live-tensor list should it run out of memory, so a
+    # caller can explain the failure (explain_oom); it costs nothing otherwise.
+    sess.run(fetches, feed_dict=feed_dict, options=oom_run_options())
+    options = oom_run_options(v1.RunOptions(trace_level=v1.RunOptions.FULL_TRACE))
     best: Dict[str, DeviceMemory] = {}
     allocator_peaks: Dict[str, int] = {}
     for _ in range(steps):
@@ -401,25 +410,47 @@ def measure_step(sess, fetches, feed_dict=None, *, steps=3, timed_steps=0,
         stat_devices = [d for d in best] or _session_devices(sess)
         for device in stat_devices:
             if allocator_stats_available(device):
-                tf.config.experimental.reset_memory_stats(_short_device(device))
+                tf.config.experimental.reset_memory_stats(short_device(device))
         sess.run(fetches, feed_dict=feed_dict, options=options, run_metadata=metadata)
         step = step_memory(metadata, sess.graph, batch_size)
         for name, dev in step.devices.items():
             if allocator_stats_available(name):
-                peak = tf.config.experimental.get_memory_info(_short_device(name))["peak"]
+                peak = tf.config.experimental.get_memory_info(short_device(name))["peak"]
                 allocator_peaks[name] = max(allocator_peaks.get(name, 0), int(peak))
             if name not in best or dev.peak_bytes > best[name].peak_bytes:
                 best[name] = dev
     seconds = None
     if timed_steps:
         start = time.perf_counter()
+        plain = oom_run_options()
         for _ in range(timed_steps):
-            sess.run(fetches, feed_dict=feed_dict)
+            sess.run(fetches, feed_dict=feed_dict, options=plain)
         seconds = (time.perf_counter() - start) / timed_steps
     devices = {name: dataclasses.replace(dev, allocator_peak_bytes=allocator_peaks.get(name))
                for name, dev in sorted(best.items())}
     return StepMemory(devices=devices, batch_size=batch_size, steps=steps,
                       step_seconds=seconds)
+
+
+def device_memory_limit(sess, device: str) -> Optional[int]:
+    """The bytes the allocator of ``device`` may hand out, or ``None`` if unbounded.
+
+    A GPU's limit is what the session's device reports (``memory_limit_bytes``, after
+    ``per_process_gpu_memory_fraction`` / ``allow_growth``). TensorFlow reports a
+    nominal 256 MiB for the CPU that it does not enforce, so the CPU's limit is
+    known only from ``TF_CPU_BFC_MEM_LIMIT_IN_MB`` together with
+    ``TF_CPU_ALLOCATOR_USE_BFC=1``.
+    """
+    if "GPU" in device.upper():
+        for d in sess.list_devices():
+            if d.name == device or d.name.endswith(short_device(device)):
+                return int(d.memory_limit_bytes)
+        return None
+    if os.environ.get("TF_CPU_ALLOCATOR_USE_BFC", "").lower() in ("1", "true"):
+        limit = os.environ.get("TF_CPU_BFC_MEM_LIMIT_IN_MB", "")
+        if limit.strip().isdigit():
+            return int(limit) * 2**20
+    return None
 
 
 def _session_devices(sess) -> List[str]:
@@ -476,15 +507,15 @@ def format_table(result: StepMemory) -> str:
               "allocator peak")
     rows = [header]
     for name, d in result.devices.items():
-        rows.append((_short_device(name), format_bytes(d.peak_bytes),
+        rows.append((short_device(name), format_bytes(d.peak_bytes),
                      format_bytes(d.persistent_bytes), format_bytes(d.activation_bytes),
                      format_bytes(d.temporary_bytes), format_bytes(d.fed_bytes),
                      format_bytes(d.allocator_peak_bytes)))
-    lines.extend(_align(rows))
+    lines.extend(align_rows(rows))
     for name, d in result.devices.items():
         if d.top:
             lines.append("")
-            lines.append(f"largest tensors live at the peak on {_short_device(name)}:")
+            lines.append(f"largest tensors live at the peak on {short_device(name)}:")
             lines.extend(_tensor_lines(d.top))
     return "\n".join(lines)
 
@@ -495,10 +526,11 @@ def _tensor_lines(records: Sequence[TensorRecord]) -> List[str]:
         node = r.node if len(r.node) <= 60 else "..." + r.node[-57:]
         rows.append((node, r.op, "x".join(map(str, r.shape)) if r.shape else "-",
                      r.dtype or "-", format_bytes(r.bytes), r.kind))
-    return ["  " + line for line in _align(rows)]
+    return ["  " + line for line in align_rows(rows)]
 
 
-def _align(rows) -> List[str]:
+def align_rows(rows) -> List[str]:
+    """Rows of cells as left-aligned text lines, a rule under the first."""
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
     out = ["  ".join(f"{str(c):<{w}}" for c, w in zip(row, widths)).rstrip() for row in rows]
     out.insert(1, "-" * len(out[0]))
@@ -671,7 +703,7 @@ def _live_record(graph, node, nbytes, device, batch_size) -> TensorRecord:
 
 def format_oom(report: OomReport, raw_path=None) -> str:
     """The short explanation printed instead of TensorFlow's wall of lines."""
-    lines = [f"out of memory on {_short_device(report.device) or '?'} "
+    lines = [f"out of memory on {short_device(report.device) or '?'} "
              f"(allocator {report.allocator or '?'}): node {report.node or '?'} asked for "
              f"{format_bytes(report.requested_bytes)} "
              f"(shape [{','.join(map(str, report.shape))}], {report.dtype or '?'})"]
