@@ -103,3 +103,20 @@ def test_real_out_of_memory_is_explained(tmp_path):
     # The prediction holds: that batch runs within the same limit.
     _run(["measure", "--model", "mlp", "--batch-size", str(predicted), "--steps", "1",
           "--json"], env=env, check_rc=0)
+
+
+@pytest.mark.slow
+def test_train_out_of_memory_is_explained(real_mnist_dir):
+    """tf1mem.train on a real ResourceExhaustedError (CPU BFC allocator, 2 MiB)."""
+    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "2"}
+    proc = _subproc.run(["-m", "tf1mem.train", "--steps", "10", "--batch-size", "20000",
+                         "--no-progress", "--data-dir", real_mnist_dir], env=env, check_rc=1)
+    err = proc.stderr
+    assert "tf1mem.train: out of memory" in err
+    assert "largest tensors in use at the failure:" in err
+    assert "batch size fed: 20000" in err
+    bound = int(re.search(r"predicted largest batch that fits: at most (\d+)", err).group(1))
+    assert 0 < bound < 20000
+    raw = re.search(r"TensorFlow's full report: (\S+)", err).group(1)
+    with open(raw) as f:
+        assert "OOM when allocating tensor" in f.read()

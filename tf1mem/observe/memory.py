@@ -52,8 +52,8 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from tf1mem.errors import UsageError
 
 __all__ = ["TensorRecord", "DeviceMemory", "StepMemory", "step_memory", "measure_step",
-           "format_table", "parse_bytes", "format_bytes", "fit_linear", "largest_batch",
-           "allocator_stats_available", "device_memory_limit", "OomReport", "explain_oom", "format_oom",
+           "format_table", "parse_bytes", "format_bytes", "format_budget", "fit_linear", "largest_batch",
+           "allocator_stats_available", "device_memory_limit", "batch_upper_bound", "OomReport", "explain_oom", "format_oom",
            "oom_run_options", "short_device", "align_rows", "TOP_TENSORS"]
 
 # How many of the largest live tensors a report lists.
@@ -442,6 +442,8 @@ def device_memory_limit(sess, device: str) -> Optional[int]:
     ``TF_CPU_ALLOCATOR_USE_BFC=1``.
     """
     if "GPU" in device.upper():
+        if sess is None:
+            return None
         for d in sess.list_devices():
             if d.name == device or d.name.endswith(short_device(device)):
                 return int(d.memory_limit_bytes)
@@ -486,6 +488,14 @@ def parse_bytes(text: str, what: str = "--budget") -> int:
     if not 0 < value < float("inf"):
         raise UsageError(f"{what} must be a size > 0, got {text!r}")
     return int(value)
+
+
+def format_budget(n: int) -> str:
+    """Bytes as a ``--budget`` value :func:`parse_bytes` reads back exactly."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n % size == 0:
+            return f"{n // size}{unit}"
+    return str(n)
 
 
 def format_bytes(n: Optional[float]) -> str:
@@ -645,6 +655,9 @@ def explain_oom(exc, graph=None, batch_size=None, predicted_batch=None) -> OomRe
     else:
         shape, dtype, device, allocator = (), "", "", ""
     node = getattr(getattr(exc, "node_def", None), "name", "") or ""
+    if not node:
+        named = re.search(r"\{\{node ([^}]+)\}\}", raw)
+        node = named.group(1) if named else ""
     requested = int(math.prod(shape)) * _itemsize(dtype) if shape else 0
     live = []
     remaining = (0, 0)
@@ -699,6 +712,22 @@ def _live_record(graph, node, nbytes, device, batch_size) -> TensorRecord:
                     if None not in dims:
                         shape = tuple(dims)
     return TensorRecord(node, op, shape, dtype, nbytes, device, "activation")
+
+
+def batch_upper_bound(report: OomReport, limit: Optional[int]) -> Optional[int]:
+    """An upper bound on the batch that fits, from a failed step alone.
+
+    At the failure the step needed at least the bytes in use plus the bytes it
+    asked for; if that much grows in proportion to the batch, no batch above
+    ``batch * limit / needed`` can fit. Returns ``None`` without a limit, a batch
+    size or a live-tensor list.
+    """
+    if not limit or not report.batch_size or not report.live:
+        return None
+    needed = sum(t.bytes for t in report.live) + report.remaining[1] + report.requested_bytes
+    if needed <= limit:
+        return None
+    return max(0, min(report.batch_size - 1, int(report.batch_size * limit / needed)))
 
 
 def format_oom(report: OomReport, raw_path=None) -> str:
