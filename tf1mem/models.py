@@ -8,6 +8,8 @@ softmax model is the article's example 1, op for op: zero-initialised ``W`` and
 op, because that is what the legacy code computes.
 """
 
+import collections
+
 from tf1mem._tf import v1 as _v1
 
 __all__ = [
@@ -24,6 +26,10 @@ __all__ = [
     "loss",
     "training",
     "evaluation",
+    "MEMORY_MODELS",
+    "DTYPES",
+    "TrainGraph",
+    "train_graph",
 ]
 
 # The article's settings, the defaults of every command that trains its model.
@@ -131,3 +137,74 @@ def evaluation(y_pred, y):
     tf = _v1()
     correct = tf.equal(tf.argmax(y_pred, 1), tf.argmax(y, 1))
     return tf.reduce_mean(tf.cast(correct, tf.float32))
+
+
+# Models the memory commands measure: the article's softmax, a one-hidden-layer MLP
+# and a small CNN, each in float32, float16 or bfloat16.
+MEMORY_MODELS = ("softmax", "mlp", "cnn")
+DTYPES = ("float32", "float16", "bfloat16")
+
+TrainGraph = collections.namedtuple("TrainGraph", "x y train_op loss accuracy")
+
+
+def train_graph(model="softmax", *, hidden=128, dtype="float32",
+                learning_rate=LEARNING_RATE):
+    """Adds one of :data:`MEMORY_MODELS` with its loss and training op to the graph.
+
+    - ``softmax``: the article's example 1 (:func:`inference`, :func:`loss`,
+      :func:`training`), with every tensor in ``dtype``.
+    - ``mlp``: ``784 -> hidden (ReLU) -> 10``, fused softmax cross-entropy, gradient
+      descent; weights from a truncated normal (stddev 0.1, TF 1's tutorial).
+    - ``cnn``: 5x5 convolution to 32 channels (ReLU, SAME), 2x2 max pool, dense to 10.
+
+    Args:
+      model: one of :data:`MEMORY_MODELS`.
+      hidden: the MLP's hidden width (ignored by the others).
+      dtype: one of :data:`DTYPES`: placeholders, variables and every activation.
+      learning_rate: Python float.
+
+    Returns:
+      A :class:`TrainGraph`: ``x`` [None, 784] and ``y`` [None, 10] placeholders of
+      ``dtype``, the training op, the scalar loss and the scalar accuracy (float32).
+
+    Raises:
+      ValueError: an unknown model, dtype or a hidden width < 1, naming the value.
+    """
+    if model not in MEMORY_MODELS:
+        raise ValueError(f"model must be one of {', '.join(MEMORY_MODELS)}, got {model!r}")
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    if int(hidden) < 1:
+        raise ValueError(f"hidden must be >= 1, got {hidden!r}")
+    tf = _v1()
+    dt = tf.as_dtype(dtype)
+    x = tf.placeholder(dt, shape=[None, IMAGE_PIXELS], name="x")
+    y = tf.placeholder(dt, shape=[None, NUM_CLASSES], name="y")
+    if model == "softmax":
+        W = tf.Variable(tf.zeros([IMAGE_PIXELS, NUM_CLASSES], dtype=dt))
+        b = tf.Variable(tf.zeros([NUM_CLASSES], dtype=dt))
+        y_pred = softmax(x, W, b)
+        loss_op = loss(y_pred, y)
+        logits = y_pred
+    else:
+        def dense(inputs, n_in, n_out):
+            w = tf.Variable(tf.cast(tf.truncated_normal([n_in, n_out], stddev=0.1), dt))
+            bias = tf.Variable(tf.zeros([n_out], dtype=dt))
+            return tf.matmul(inputs, w) + bias
+
+        if model == "mlp":
+            logits = dense(tf.nn.relu(dense(x, IMAGE_PIXELS, int(hidden))),
+                           int(hidden), NUM_CLASSES)
+        else:
+            images = tf.reshape(x, [-1, 28, 28, 1])
+            kernel = tf.Variable(tf.cast(tf.truncated_normal([5, 5, 1, 32], stddev=0.1), dt))
+            conv = tf.nn.relu(tf.nn.conv2d(images, kernel, [1, 1, 1, 1], "SAME")
+                              + tf.Variable(tf.zeros([32], dtype=dt)))
+            pool = tf.nn.max_pool2d(conv, 2, 2, "VALID")
+            logits = dense(tf.reshape(pool, [-1, 14 * 14 * 32]), 14 * 14 * 32, NUM_CLASSES)
+        loss_op = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(
+            labels=tf.stop_gradient(y), logits=logits))
+    train_op = tf.train.GradientDescentOptimizer(learning_rate).minimize(loss_op)
+    correct = tf.equal(tf.argmax(logits, 1), tf.argmax(y, 1))
+    accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
+    return TrainGraph(x, y, train_op, loss_op, accuracy)

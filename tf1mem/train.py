@@ -19,6 +19,7 @@ Exit codes are those of :mod:`tf1mem.errors` (0 ok, 1 failure, 2 usage, 3 data,
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -140,9 +141,15 @@ def _run(opts: TrainOptions) -> int:
         if opts.json:
             print(json.dumps(dataclasses.asdict(result), default=str))
         return errors.EXIT_OK
+    import tensorflow as tf
+
     from tf1mem import training
 
-    result = training.train_softmax(opts)
+    try:
+        result = training.train_softmax(opts)
+    except tf.errors.ResourceExhaustedError as exc:
+        _explain_oom(exc, opts.batch_size)
+        return errors.EXIT_FAILURE
     if opts.profile:
         print("tf1mem.train: profile (s): " + "  ".join(
             f"{phase} {seconds:.3f}" for phase, seconds in result.phases.items())
@@ -154,6 +161,28 @@ def _run(opts: TrainOptions) -> int:
               f"({result.examples_per_second:.0f} examples/s)")
         print(f"test accuracy: {result.test_accuracy:.4f}")
     return errors.EXIT_OK
+
+
+def _explain_oom(exc, batch_size) -> None:
+    """Prints the short out-of-memory table; TF's full report goes to a file."""
+    import tempfile
+
+    from tf1mem import _atomic
+    from tf1mem.observe import memory
+
+    graph = getattr(getattr(exc, "op", None), "graph", None)
+    report = memory.explain_oom(exc, graph, batch_size)
+    limit = memory.device_memory_limit(None, report.device) if report.device else None
+    bound = memory.batch_upper_bound(report, limit)
+    fd, path = tempfile.mkstemp(prefix="tf1mem-oom-", suffix=".txt")
+    os.close(fd)
+    _atomic.write_text(path, report.raw + "\n")
+    print("tf1mem.train: out of memory\n" + memory.format_oom(report, path), file=sys.stderr)
+    if bound is not None:
+        print(f"predicted largest batch that fits: at most {bound} (the failed step needed "
+              f"at least what it held plus what it asked for; "
+              f"python -m tf1mem.memory fit --budget {memory.format_budget(limit)} "
+              f"measures it)", file=sys.stderr)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -76,6 +76,17 @@ class TrainResult:
     phases: dict = dataclasses.field(default_factory=dict)
 
 
+def _oom_options():
+    """RunOptions asking TF to list the live tensors should a step run out of memory.
+
+    ``python -m tf1mem.train`` turns that list into a short table
+    (:func:`tf1mem.observe.memory.explain_oom`); it costs nothing otherwise.
+    """
+    from tf1mem._tf import v1
+
+    return v1().RunOptions(report_tensor_allocations_upon_oom=True)
+
+
 def train_softmax(opts: TrainOptions, err: Optional[TextIO] = None) -> TrainResult:
     """Trains the article's example 1 with ``opts`` and returns what it measured.
 
@@ -170,7 +181,7 @@ class ExactLoop:
         self.W, self.b = v1().trainable_variables()
 
     def initialize(self, sess) -> None:
-        sess.run(self.init)
+        sess.run(self.init, options=_oom_options())
 
     def train(self, sess, bar) -> float:
         loss_val = float("nan")
@@ -178,14 +189,16 @@ class ExactLoop:
             for step in range(self.opts.steps):
                 batch_xs, batch_ys = self.mnist.train.next_batch(self.opts.batch_size)
                 _, loss_val = sess.run([self.train_step, self.cross_entropy],
-                                       feed_dict={self.x: batch_xs, self.y: batch_ys})
+                                       feed_dict={self.x: batch_xs, self.y: batch_ys},
+                                       options=_oom_options())
                 _check_finite(loss_val, step + 1, self.opts)
                 bar.update(1)
         return loss_val
 
     def test_accuracy(self, sess) -> float:
         return sess.run(self.accuracy, feed_dict={self.x: self.mnist.test.images,
-                                                  self.y: self.mnist.test.labels})
+                                                  self.y: self.mnist.test.labels},
+                        options=_oom_options())
 
     def weights(self, sess):
         """``(W, b)`` as numpy arrays (for tests and comparisons)."""
@@ -236,7 +249,8 @@ class FastLoop:
 
     def initialize(self, sess) -> None:
         sess.run(self.init, feed_dict={self.images_in: self._images,
-                                       self.labels_in: self._labels})
+                                       self.labels_in: self._labels},
+                 options=_oom_options())
         del self._images, self._labels  # resident in the session now
 
     def train(self, sess, bar) -> float:
@@ -246,7 +260,8 @@ class FastLoop:
         with bar:
             for first in range(0, self.opts.steps, FAST_CHUNK):
                 chunk = indices[first:first + FAST_CHUNK]
-                losses = sess.run(self.losses, feed_dict={self.indices: chunk})
+                losses = sess.run(self.losses, feed_dict={self.indices: chunk},
+                                  options=_oom_options())
                 for k, value in enumerate(losses):
                     _check_finite(float(value), first + k + 1, self.opts)
                 loss_val = float(losses[-1])
@@ -255,7 +270,8 @@ class FastLoop:
 
     def test_accuracy(self, sess) -> float:
         return sess.run(self.accuracy, feed_dict={self.x: self.mnist.test.images,
-                                                  self.y: self.mnist.test.labels})
+                                                  self.y: self.mnist.test.labels},
+                        options=_oom_options())
 
     def weights(self, sess):
         """``(W, b)`` as numpy arrays (for tests and comparisons)."""

@@ -1,0 +1,121 @@
+"""The observe wing's memory measurement against an analytic count of the same tensors.
+
+Each figure is measured on a real traced training step (CPU) and compared with what the
+graph's shapes say those tensors must take; within 10%, as the issue requires.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from tests import _subproc
+from tf1mem import models
+from tf1mem.errors import UsageError
+from tf1mem.observe import memory
+
+F32 = 4
+
+
+def _measure(model, batch, hidden=256, dtype="float32", steps=2):
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    graph = tf.Graph()
+    with graph.as_default():
+        net = models.train_graph(model, hidden=hidden, dtype=dtype)
+        init = v1.global_variables_initializer()
+    with v1.Session(graph=graph) as sess:
+        sess.run(init)
+        np_dtype = net.x.dtype.as_numpy_dtype
+        feed = {net.x: np.ones((batch, 784), np_dtype), net.y: np.ones((batch, 10), np_dtype)}
+        result = memory.measure_step(sess, net.train_op, feed, steps=steps, batch_size=batch)
+    (device,) = result.devices.values()
+    return device
+
+
+def _within(measured, analytic, tolerance=0.10):
+    assert abs(measured - analytic) <= tolerance * analytic, (measured, analytic)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch", [2000, 8000])
+def test_softmax_parts_match_the_analytic_count(batch):
+    dev = _measure("softmax", batch)
+    # Variables: W [784, 10] and b [10]; no optimizer slots for gradient descent.
+    assert dev.persistent_bytes == F32 * (784 * 10 + 10)
+    # Both placeholders, fed, outside TF's allocator on CPU.
+    assert dev.fed_bytes == F32 * batch * (784 + 10)
+    # The softmax gradient needs y_pred, dL/dy_pred and their product live at once
+    # (three [B, 10] tensors) and the row sum [B, 1]: 124 bytes per example.
+    _within(dev.activation_bytes + dev.temporary_bytes, F32 * batch * (3 * 10 + 1))
+    assert dev.peak_bytes == dev.persistent_bytes + dev.activation_bytes + dev.temporary_bytes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hidden,batch", [(256, 1000), (512, 4000)])
+def test_mlp_parts_match_the_analytic_count(hidden, batch):
+    dev = _measure("mlp", batch, hidden=hidden)
+    assert dev.persistent_bytes == F32 * (784 * hidden + hidden + hidden * 10 + 10)
+    assert dev.fed_bytes == F32 * batch * (784 + 10)
+    # Backward through the ReLU: its output and the gradient reaching it, two
+    # [B, hidden] tensors, dominate what is live at the peak.
+    _within(dev.activation_bytes + dev.temporary_bytes, 2 * F32 * batch * hidden)
+    names = {t.node for t in dev.top}
+    assert "Relu" in names
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", ["softmax", "mlp"])
+def test_peak_grows_linearly_with_batch(model):
+    batches = [1000, 2000, 4000, 8000]
+    peaks = [_measure(model, b).peak_bytes for b in batches]
+    intercept, slope = memory.fit_linear(zip(batches, peaks))
+    for b, peak in zip(batches, peaks):
+        _within(peak, intercept + slope * b, 0.05)
+    per_example = {"softmax": F32 * 31, "mlp": 2 * F32 * 256}[model]
+    _within(slope, per_example)
+
+
+def test_parse_bytes_units_and_errors():
+    assert memory.parse_bytes("512MiB") == 512 * 2**20
+    assert memory.parse_bytes("1.5GB") == 1_500_000_000
+    assert memory.parse_bytes("2kib") == 2048
+    assert memory.parse_bytes("300000") == 300000
+    for bad in ("", "12 parsecs", "-1MiB", "0", "MiB"):
+        with pytest.raises(UsageError, match=repr(bad).replace("\\", "\\\\")
+                           .replace("(", r"\(").replace(")", r"\)")):
+            memory.parse_bytes(bad)
+
+
+def test_fit_and_largest_batch():
+    intercept, slope = memory.fit_linear([(100, 1000 + 100 * 50), (300, 1000 + 300 * 50)])
+    assert intercept == pytest.approx(1000) and slope == pytest.approx(50)
+    assert memory.largest_batch(intercept, slope, 1000 + 50 * 77 + 49) == 77
+    assert memory.largest_batch(intercept, slope, 500) == 0
+    with pytest.raises(ValueError, match="two distinct"):
+        memory.fit_linear([(1, 5), (1, 6)])
+    with pytest.raises(ValueError, match="does not grow"):
+        memory.largest_batch(10, 0.0, 100)
+
+
+@pytest.mark.slow
+def test_allocator_peak_cross_checks_the_sweep_under_cpu_bfc(tmp_path):
+    """With TF_CPU_ALLOCATOR_USE_BFC=1 the allocator's own peak agrees with the sweep."""
+    code = (
+        "import json, numpy as np, tensorflow as tf\n"
+        "from tf1mem import models\nfrom tf1mem.observe import memory\n"
+        "v1 = tf.compat.v1\ng = tf.Graph()\n"
+        "with g.as_default():\n"
+        "    net = models.train_graph('mlp', hidden=512)\n"
+        "    init = v1.global_variables_initializer()\n"
+        "s = v1.Session(graph=g); s.run(init)\n"
+        "B = 4000\n"
+        "r = memory.measure_step(s, net.train_op, {net.x: np.ones((B, 784), np.float32),"
+        " net.y: np.ones((B, 10), np.float32)}, batch_size=B)\n"
+        "(d,) = r.devices.values()\n"
+        "print(json.dumps([d.peak_bytes, d.allocator_peak_bytes]))\n")
+    proc = _subproc.run(["-c", code], env={"TF_CPU_ALLOCATOR_USE_BFC": "1"}, check_rc=0)
+    sweep, allocator = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert allocator is not None
+    _within(allocator, sweep, 0.15)

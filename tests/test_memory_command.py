@@ -1,0 +1,122 @@
+"""``python -m tf1mem.memory``: measure, sweep, fit and the out-of-memory explanation, run
+as a user runs them (subprocesses), on real measurements."""
+
+import csv
+import json
+import re
+
+import pytest
+
+from tests import _subproc
+from tf1mem import memory as memory_cmd
+from tf1mem.observe import memory
+
+MLP = ["--model", "mlp", "--hidden", "256", "--steps", "2"]
+
+
+def _run(args, **kw):
+    return _subproc.run(["-m", "tf1mem.memory", *args], **kw)
+
+
+@pytest.mark.slow
+def test_measure_json_reports_each_part():
+    proc = _run(["measure", *MLP, "--batch-size", "1000", "--json"], check_rc=0)
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    (dev,) = data["devices"].values()
+    assert dev["peak_bytes"] == (dev["persistent_bytes"] + dev["activation_bytes"]
+                                 + dev["temporary_bytes"])
+    assert dev["fed_bytes"] == 4 * 1000 * (784 + 10)
+    assert data["batch_size"] == 1000 and data["step_seconds"] > 0
+
+
+@pytest.mark.slow
+def test_sweep_writes_table_csv_and_png(tmp_path):
+    csv_path, png_path = tmp_path / "s.csv", tmp_path / "s.png"
+    proc = _run(["sweep", *MLP, "--batch-sizes", "512,2048", "--csv", csv_path,
+                 "--png", png_path, "--no-progress"], check_rc=0)
+    with csv_path.open() as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["batch_size"]) for r in rows] == [512, 2048]
+    assert int(rows[1]["peak_bytes"]) > int(rows[0]["peak_bytes"])
+    for r in rows:  # the table shows what the CSV holds
+        assert re.search(rf"^{r['batch_size']}\s+{re.escape(memory.format_bytes(int(r['peak_bytes'])))}",
+                         proc.stdout, re.M), proc.stdout
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert "matplotlib is not installed" in proc.stdout
+    else:
+        assert png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+def test_fit_finds_the_largest_batch_within_a_measured_budget():
+    # The budget is what batch 3000 measured: the answer must be about 3000 and its
+    # own measured peak within the budget.
+    at = json.loads(_run(["measure", *MLP, "--batch-size", "3000", "--json"],
+                         check_rc=0).stdout.strip().splitlines()[-1])
+    budget = at["peak_bytes"]
+    proc = _run(["fit", *MLP, "--budget", str(budget), "--margin", "0", "--no-progress"],
+                check_rc=0)
+    answer = int(re.search(r"^answer: batch (\d+)", proc.stdout, re.M).group(1))
+    trials = re.findall(r"^trial \d+: batch\s+(\d+)\s+peak ([^ ]+ \S+)", proc.stdout, re.M)
+    assert abs(answer - 3000) <= 30, proc.stdout
+    assert len(trials) <= 6, proc.stdout
+    naive = int(re.search(r"would take (\d+) trials", proc.stdout).group(1))
+    assert naive == memory_cmd.doubling_bisection_trials(answer) > len(trials)
+
+
+def test_doubling_bisection_count():
+    # 1,2,4,8 fit; 16 fails; bisect 8..16: 12 fails, 10 fits, 11 fails -> 8 trials.
+    assert memory_cmd.doubling_bisection_trials(10) == 8
+    assert memory_cmd.doubling_bisection_trials(1) == 2
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["fit", "--budget", "lots"], "--budget must be a size such as 512MiB"),
+    (["fit", "--budget", "lots"], "'lots'"),
+    (["fit", "--budget", "1GiB", "--margin", "150%"], "--margin must be in [0, 1)"),
+    (["sweep", "--batch-sizes", "32,x"], "bad item 'x'"),
+    (["measure", "--batch-size", "0"], "--batch-size must be an integer >= 1, got 0"),
+])
+def test_bad_values_are_named(args, needle, capsys):
+    with pytest.raises(SystemExit) as exc:
+        memory_cmd.main(args)
+    assert exc.value.code == 2
+    assert needle in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_real_out_of_memory_is_explained(tmp_path):
+    """A real ResourceExhaustedError: the CPU's BFC allocator limited to 20 MiB."""
+    raw = tmp_path / "oom.txt"
+    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "20"}
+    proc = _run(["measure", "--model", "mlp", "--batch-size", "20000", "--steps", "1",
+                 "--oom-report", raw], env=env, check_rc=1)
+    err = proc.stderr
+    assert "out of memory on CPU:0" in err
+    assert re.search(r"^\s+Relu\s+Relu\s+20000x128\s+float32", err, re.M), err
+    assert "batch size fed: 20000" in err
+    predicted = int(re.search(r"predicted largest batch that fits: (\d+)", err).group(1))
+    assert 0 < predicted < 20000
+    assert "OOM when allocating tensor" in raw.read_text()
+    # The prediction holds: that batch runs within the same limit.
+    _run(["measure", "--model", "mlp", "--batch-size", str(predicted), "--steps", "1",
+          "--json"], env=env, check_rc=0)
+
+
+@pytest.mark.slow
+def test_train_out_of_memory_is_explained(real_mnist_dir):
+    """tf1mem.train on a real ResourceExhaustedError (CPU BFC allocator, 2 MiB)."""
+    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "2"}
+    proc = _subproc.run(["-m", "tf1mem.train", "--steps", "10", "--batch-size", "20000",
+                         "--no-progress", "--data-dir", real_mnist_dir], env=env, check_rc=1)
+    err = proc.stderr
+    assert "tf1mem.train: out of memory" in err
+    assert "largest tensors in use at the failure:" in err
+    assert "batch size fed: 20000" in err
+    bound = int(re.search(r"predicted largest batch that fits: at most (\d+)", err).group(1))
+    assert 0 < bound < 20000
+    raw = re.search(r"TensorFlow's full report: (\S+)", err).group(1)
+    with open(raw) as f:
+        assert "OOM when allocating tensor" in f.read()

@@ -1,0 +1,501 @@
+"""``python -m tf1mem.memory``: what a batch size costs, measured, and the largest that fits.
+
+Subcommands (models from :func:`tf1mem.models.train_graph`, synthetic inputs: memory
+does not depend on the values):
+
+- ``measure --model softmax|mlp|cnn --batch-size N [--hidden N] [--dtype D]``: one
+  training op measured in this process (:func:`tf1mem.observe.memory.measure_step`):
+  per device the peak and its parts, and the largest tensors live at the peak.
+  ``--json`` prints one JSON object instead (what ``sweep`` and ``fit`` read).
+- ``sweep --batch-sizes 32,64,...``: each point measured in its own process (GPU
+  options freeze when a process creates its devices, and a failing point cannot
+  hurt the next); a table of batch, peak per device, step time and examples/s, a
+  CSV, and a PNG of memory and throughput against batch size if matplotlib is
+  installed (``pip install tf1mem[plot]``).
+- ``fit --budget 512MiB [--margin 10%]``: the largest batch whose measured peak stays
+  within ``budget * (1 - margin)``: two probe sizes measured, the linear model's
+  answer confirmed by one measured run, bisection only if the confirmation
+  disagrees. Every trial runs in its own process and none is run at a size the
+  model predicts over budget, so it never provokes an out-of-memory error.
+
+An out-of-memory error while measuring prints a short table of the largest live
+tensors, the batch fed and the largest batch predicted to fit, and writes
+TensorFlow's full report to a file. Exit codes: :mod:`tf1mem.errors` (0 ok, 1 a
+failed or out-of-memory run, 2 usage).
+"""
+
+import argparse
+import csv
+import dataclasses
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from typing import List, Optional, Sequence, Tuple
+
+from tf1mem import _atomic, _cli, errors, models
+from tf1mem.observe import memory
+
+__all__ = ["MeasureOptions", "parse_args", "main", "entry", "doubling_bisection_trials"]
+
+_PROG = "tf1mem.memory"
+# Batches measured after an out-of-memory error to predict what would fit.
+_OOM_PROBE_DIVISORS = (16, 8)
+# Predict-and-measure rounds of fit before it falls back to bisection.
+_FIT_ROUNDS = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class MeasureOptions:
+    """One model configuration to measure; built once from the command line."""
+
+    model: str = "softmax"
+    batch_size: int = models.BATCH_SIZE
+    hidden: int = 128
+    dtype: str = "float32"
+    steps: int = 3
+    timed_steps: int = 5
+    oom_report: Optional[str] = None  # where TF's raw OOM report goes
+
+
+def _positive_int(flag):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} must be an integer >= 1, got {text!r}") \
+                from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{flag} must be an integer >= 1, got {value}")
+        return value
+    return parse
+
+
+def _batch_list(text):
+    sizes = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or int(part) < 1:
+            raise argparse.ArgumentTypeError(
+                f"--batch-sizes must be integers >= 1 separated by commas, got {text!r} "
+                f"(bad item {part!r})")
+        sizes.append(int(part))
+    return tuple(sorted(set(sizes)))
+
+
+def _budget(text):
+    try:
+        return memory.parse_bytes(text, "--budget")
+    except errors.UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _margin(text):
+    raw = text.strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--margin must be a fraction such as 0.1 or a percentage such as 10%, "
+            f"got {text!r}") from None
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"--margin must be in [0, 1) (0%..99%), got {text!r}")
+    return value
+
+
+def _add_model_flags(p, batch=True):
+    p.add_argument("--model", choices=models.MEMORY_MODELS, default="softmax")
+    if batch:
+        p.add_argument("--batch-size", type=_positive_int("--batch-size"),
+                       default=models.BATCH_SIZE)
+    p.add_argument("--hidden", type=_positive_int("--hidden"), default=128,
+                   help="mlp: hidden units")
+    p.add_argument("--dtype", choices=models.DTYPES, default="float32")
+    p.add_argument("--steps", type=_positive_int("--steps"), default=3,
+                   help="traced steps per measurement (the largest is reported)")
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="python -m tf1mem.memory",
+                                description=__doc__.split("\n\n")[0],
+                                epilog="Exit codes: 0 ok, 1 failure or out of memory, "
+                                       "2 usage error.")
+    sub = p.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("measure", help="measure one batch size in this process")
+    _add_model_flags(m)
+    m.add_argument("--json", action="store_true", help="print one JSON object")
+    m.add_argument("--oom-report", default=None,
+                   help="file for TensorFlow's full out-of-memory report "
+                        "(default: a new file in the temporary folder)")
+    s = sub.add_parser("sweep", help="measure several batch sizes, one process each")
+    _add_model_flags(s, batch=False)
+    s.add_argument("--batch-sizes", type=_batch_list, required=True)
+    s.add_argument("--csv", default="memory_sweep.csv", help="CSV output file")
+    s.add_argument("--png", default="memory_sweep.png", help="plot output file")
+    s.add_argument("--no-progress", dest="progress", action="store_false")
+    f = sub.add_parser("fit", help="the largest batch within a memory budget")
+    _add_model_flags(f, batch=False)
+    f.add_argument("--budget", type=_budget, required=True,
+                   help="e.g. 512MiB, 2GiB, 1.5GB")
+    f.add_argument("--margin", type=_margin, default=0.05,
+                   help="headroom kept free, a fraction or percentage (default 5%%)")
+    f.add_argument("--probe-sizes", type=_batch_list, default=(256, 1024),
+                   help="batch sizes measured first, for the linear model "
+                        "(default 256,1024)")
+    f.add_argument("--no-progress", dest="progress", action="store_false")
+    return p
+
+
+def parse_args(argv: Optional[Sequence[str]] = None):
+    """Parses the command line; returns ``(subcommand, namespace)``."""
+    ns = _parser().parse_args(argv)
+    if ns.command == "fit" and len(ns.probe_sizes) < 2:
+        raise errors.UsageError(f"--probe-sizes needs two distinct sizes for the linear "
+                                f"model, got {','.join(map(str, ns.probe_sizes))}")
+    return ns.command, ns
+
+
+def _options(ns, batch_size=None) -> MeasureOptions:
+    return MeasureOptions(model=ns.model, batch_size=batch_size or ns.batch_size,
+                          hidden=ns.hidden, dtype=ns.dtype, steps=ns.steps,
+                          oom_report=getattr(ns, "oom_report", None))
+
+
+# ------------------------------------------------------------------ measure
+
+def _measure_in_process(opts: MeasureOptions, err=sys.stderr) -> memory.StepMemory:
+    import numpy as np
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    graph = tf.Graph()
+    with graph.as_default():
+        net = models.train_graph(opts.model, hidden=opts.hidden, dtype=opts.dtype)
+        init = v1.global_variables_initializer()
+    np_dtype = net.x.dtype.as_numpy_dtype
+    rng = np.random.default_rng(0)
+
+    def feed(batch):
+        labels = np.eye(models.NUM_CLASSES, dtype=np.float32)[
+            rng.integers(0, models.NUM_CLASSES, batch)]
+        return {net.x: rng.random((batch, models.IMAGE_PIXELS), dtype=np.float32)
+                .astype(np_dtype), net.y: labels.astype(np_dtype)}
+
+    with v1.Session(graph=graph) as sess:
+        sess.run(init)
+        try:
+            return memory.measure_step(sess, net.train_op, feed(opts.batch_size),
+                                       steps=opts.steps, timed_steps=opts.timed_steps,
+                                       batch_size=opts.batch_size)
+        except tf.errors.ResourceExhaustedError as exc:
+            predicted = _predict_after_oom(sess, net, feed, opts, exc)
+            report = memory.explain_oom(exc, graph, opts.batch_size, predicted)
+            raise _oom_error(report, opts.oom_report) from None
+
+
+def _predict_after_oom(sess, net, feed, opts, exc) -> Optional[int]:
+    """Measures two much smaller batches and predicts the largest that fits the limit."""
+    import tensorflow as tf
+
+    report = memory.explain_oom(exc)
+    limit = memory.device_memory_limit(sess, report.device) if report.device else None
+    if limit is None:
+        return None
+    points = []
+    for divisor in _OOM_PROBE_DIVISORS:
+        batch = max(1, opts.batch_size // divisor)
+        try:
+            result = memory.measure_step(sess, net.train_op, feed(batch), steps=1)
+        except tf.errors.ResourceExhaustedError:
+            return None
+        dev = result.devices.get(report.device) or max(
+            result.devices.values(), key=lambda d: d.peak_bytes)
+        points.append((batch, dev.peak_bytes))
+    if len({b for b, _ in points}) < 2:
+        return None
+    intercept, slope = memory.fit_linear(points)
+    # The failure itself bounds the cost per example from below: at the fed batch
+    # the step needed at least what was in use plus what it asked for (in the
+    # allocator's rounded chunks, which small probes under-state).
+    needed = sum(t.bytes for t in report.live) + report.remaining[1] + report.requested_bytes
+    if report.live:
+        slope = max(slope, (needed - intercept) / opts.batch_size)
+    try:
+        return min(memory.largest_batch(intercept, slope, limit), opts.batch_size - 1)
+    except ValueError:
+        return None
+
+
+def _oom_error(report: memory.OomReport, path: Optional[str]) -> errors.Error:
+    if path is None:
+        fd, path = tempfile.mkstemp(prefix="tf1mem-oom-", suffix=".txt")
+        os.close(fd)
+    _atomic.write_text(path, report.raw + "\n")
+    error = errors.Error("out of memory\n" + memory.format_oom(report, path))
+    return error
+
+
+def _measure(ns) -> int:
+    result = _measure_in_process(_options(ns))
+    if ns.json:
+        print(json.dumps(result.to_dict(), default=list))
+    else:
+        print(f"{ns.model} ({ns.dtype}{', hidden ' + str(ns.hidden) if ns.model == 'mlp' else ''})"
+              f", batch {ns.batch_size}: largest of {ns.steps} traced steps; fed inputs are "
+              f"counted apart, not in the peak")
+        print(memory.format_table(result))
+        if result.step_seconds:
+            print(f"step time: {result.step_seconds * 1e3:.2f} ms "
+                  f"({ns.batch_size / result.step_seconds:.0f} examples/s)")
+    return errors.EXIT_OK
+
+
+# ------------------------------------------------- one point in its own process
+
+@dataclasses.dataclass(frozen=True)
+class _Point:
+    batch_size: int
+    peaks: dict  # device -> peak bytes
+    step_seconds: Optional[float]
+    error: Optional[str] = None
+
+    @property
+    def peak(self) -> int:
+        return max(self.peaks.values(), default=0)
+
+
+def _measure_subprocess(ns, batch: int) -> _Point:
+    args = [sys.executable, "-m", "tf1mem.memory", "measure", "--json",
+            "--model", ns.model, "--batch-size", str(batch), "--hidden", str(ns.hidden),
+            "--dtype", ns.dtype, "--steps", str(ns.steps)]
+    env = dict(os.environ)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    # The child must import this tf1mem, wherever it was imported from.
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+    proc = subprocess.run(args, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        lines = [line for line in proc.stderr.splitlines() if line.strip()]
+        tail = "\n".join(lines[-12:])
+        return _Point(batch, {}, None, error=f"exit {proc.returncode}: {tail}")
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    return _Point(batch, {name: dev["peak_bytes"] for name, dev in data["devices"].items()},
+                  data["step_seconds"])
+
+
+def _progress(total, desc, enabled):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="run", file=sys.stderr, disable=not enabled,
+                leave=False)
+
+
+# -------------------------------------------------------------------- sweep
+
+def _sweep(ns) -> int:
+    points = []
+    with _progress(len(ns.batch_sizes), "sweep", ns.progress) as bar:
+        for batch in ns.batch_sizes:
+            bar.set_postfix(batch=batch)
+            points.append(_measure_subprocess(ns, batch))
+            bar.update(1)
+    devices = sorted({d for p in points for d in p.peaks})
+    header = ["batch"] + [f"peak {memory.short_device(d)}" for d in devices] + [
+        "step ms", "examples/s"]
+    rows = [header]
+    records = []
+    for p in points:
+        if p.error:
+            rows.append([str(p.batch_size)] + ["failed"] * (len(header) - 1))
+            continue
+        rate = p.batch_size / p.step_seconds if p.step_seconds else None
+        rows.append([str(p.batch_size)] + [memory.format_bytes(p.peaks.get(d)) for d in devices]
+                    + [f"{p.step_seconds * 1e3:.2f}" if p.step_seconds else "-",
+                       f"{rate:.0f}" if rate else "-"])
+        records.append((p, rate))
+    print(f"{ns.model} ({ns.dtype}"
+          f"{', hidden ' + str(ns.hidden) if ns.model == 'mlp' else ''}), one process per point")
+    print("\n".join(memory.align_rows(rows)))
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["model", "dtype", "hidden", "batch_size", "device", "peak_bytes",
+                     "step_seconds", "examples_per_second"])
+    for p, rate in records:
+        for d in devices:
+            writer.writerow([ns.model, ns.dtype, ns.hidden, p.batch_size, d, p.peaks.get(d, ""),
+                             f"{p.step_seconds:.6f}" if p.step_seconds else "",
+                             f"{rate:.1f}" if rate else ""])
+    _atomic.write_text(ns.csv, buf.getvalue())
+    print(f"CSV: {ns.csv}")
+    print(_plot(ns, records, devices))
+    failed = [p for p in points if p.error]
+    for p in failed:
+        print(f"{_PROG}: batch {p.batch_size} failed: {p.error}", file=sys.stderr)
+    return errors.EXIT_FAILURE if failed else errors.EXIT_OK
+
+
+def _plot(ns, records, devices) -> str:
+    try:
+        import matplotlib
+    except ImportError:
+        return ("PNG: not written: matplotlib is not installed "
+                "(pip install matplotlib, or tf1mem[plot])")
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    batches = [p.batch_size for p, _ in records]
+    fig, ax_mem = plt.subplots(figsize=(7, 4.2))
+    for d in devices:
+        ax_mem.plot(batches, [p.peaks.get(d, math.nan) / 2**20 for p, _ in records],
+                    marker="o", label=f"peak {memory.short_device(d)}")
+    ax_mem.set_xlabel("batch size")
+    ax_mem.set_ylabel("peak memory (MiB)")
+    ax_mem.set_xscale("log", base=2)
+    ax_rate = ax_mem.twinx()
+    ax_rate.plot(batches, [rate or math.nan for _, rate in records], marker="s",
+                 linestyle="--", color="tab:red", label="examples/s")
+    ax_rate.set_ylabel("examples/s")
+    lines = ax_mem.get_legend_handles_labels()
+    rate_lines = ax_rate.get_legend_handles_labels()
+    ax_mem.legend(lines[0] + rate_lines[0], lines[1] + rate_lines[1], loc="upper left")
+    ax_mem.set_title(f"{ns.model} ({ns.dtype}"
+                     f"{', hidden ' + str(ns.hidden) if ns.model == 'mlp' else ''})"
+                     ": peak memory and throughput")
+    fig.tight_layout()
+    tmp = ns.png + ".tmp.png"
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    os.replace(tmp, ns.png)
+    return f"PNG: {ns.png}"
+
+
+# ---------------------------------------------------------------------- fit
+
+def doubling_bisection_trials(answer: int, start: int = 1) -> int:
+    """Trials a doubling-then-bisection search (Lightning's) needs to find ``answer``.
+
+    Doubles from ``start`` until a size fails (each failure an out-of-memory error on
+    the device), then bisects between the last success and the failure. Assumes a
+    size fits exactly when it is <= ``answer``.
+    """
+    trials = 0
+    size = start
+    while size <= answer:
+        trials += 1
+        size *= 2
+    trials += 1  # the failing size
+    lo, hi = size // 2, size
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        trials += 1
+        if mid <= answer:
+            lo = mid
+        else:
+            hi = mid
+    return trials
+
+
+def _fit(ns) -> int:
+    usable = int(ns.budget * (1 - ns.margin))
+    trials: List[_Point] = []
+
+    def run(batch, why):
+        point = _measure_subprocess(ns, batch)
+        trials.append(point)
+        status = "failed" if point.error else memory.format_bytes(point.peak)
+        verdict = "" if point.error else ("  fits" if point.peak <= usable else "  over")
+        print(f"trial {len(trials)}: batch {batch:>7}  peak {status}{verdict}  ({why})")
+        if point.error:
+            raise errors.Error(f"measuring batch {batch} failed: {point.error}")
+        return point
+
+    print(f"budget {memory.format_bytes(ns.budget)}, margin {ns.margin:.0%}: "
+          f"usable {memory.format_bytes(usable)}")
+    for batch in ns.probe_sizes[:2]:
+        run(batch, "probe")
+    fits = [p for p in trials if p.peak <= usable]
+    if not fits:
+        raise errors.Error(
+            f"even batch {min(ns.probe_sizes)} needs {memory.format_bytes(trials[0].peak)}, "
+            f"over the usable {memory.format_bytes(usable)}: give a larger --budget, a "
+            f"smaller --margin or smaller --probe-sizes")
+    answer = None
+    for _ in range(_FIT_ROUNDS):
+        # The linear model through the two measured points nearest the budget
+        # (the largest that fits and the smallest over it, else the two largest
+        # that fit): memory is linear in the batch only once activations dominate.
+        lo = max((p for p in trials if p.peak <= usable), key=lambda p: p.batch_size)
+        over = [p for p in trials if p.peak > usable and p.batch_size > lo.batch_size]
+        hi = min(over, key=lambda p: p.batch_size) if over else None
+        if hi is not None and hi.batch_size - lo.batch_size <= 1:
+            answer = lo.batch_size
+            break
+        below = sorted((p for p in trials if p.batch_size < lo.batch_size),
+                       key=lambda p: p.batch_size)
+        pair = (lo, hi) if hi is not None else (below[-1], lo)
+        intercept, slope = memory.fit_linear((p.batch_size, p.peak) for p in pair)
+        if slope <= 0:
+            break
+        guess = memory.largest_batch(intercept, slope, usable)
+        if hi is not None:
+            guess = min(guess, hi.batch_size - 1)
+        guess = max(guess, lo.batch_size)
+        known = {p.batch_size: p for p in trials}
+        point = known.get(guess) or run(
+            guess, f"predicted: {intercept / 2**20:.2f} MiB + {slope / 1024:.2f} KiB "
+                   f"per example")
+        # Confirmed: it fits and one more example is predicted over the budget.
+        if point.peak <= usable and point.peak + slope > usable:
+            answer = guess
+            break
+    if answer is None:
+        lo = max(p.batch_size for p in trials if p.peak <= usable)
+        over = [p.batch_size for p in trials if p.peak > usable and p.batch_size > lo]
+        hi = min(over) if over else None
+        if hi is None:  # the model keeps under-predicting: grow from the largest fit
+            hi = lo * 2
+            while run(hi, "search up").peak <= usable:
+                lo, hi = hi, hi * 2
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if run(mid, "bisect").peak <= usable:
+                lo = mid
+            else:
+                hi = mid
+        answer = lo
+    naive = doubling_bisection_trials(answer)
+    print(f"answer: batch {answer} ({memory.format_bytes(_peak_of(trials, answer))} measured, "
+          f"usable {memory.format_bytes(usable)}), {len(trials)} measured trials, each in its "
+          f"own process")
+    print(f"note: doubling from 1 then bisecting would take {naive} trials, the one that "
+          f"first doubles past {answer} running out of memory on the device")
+    return errors.EXIT_OK
+
+
+def _peak_of(trials, batch):
+    return next(p.peak for p in trials if p.batch_size == batch)
+
+
+# --------------------------------------------------------------------- main
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Runs the command; returns its exit code (see :mod:`tf1mem.errors`)."""
+
+    def body():
+        command, ns = parse_args(argv)
+        return {"measure": _measure, "sweep": _sweep, "fit": _fit}[command](ns)
+
+    return _cli.run_command(_PROG, body)
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
