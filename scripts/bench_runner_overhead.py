@@ -55,6 +55,19 @@ def timed(cmd, cwd, env):
     return elapsed
 
 
+def alternate(first, second, repeats, cwd, env):
+    """Median wall seconds of two commands, each run once to warm caches, then
+    ``repeats`` times in alternating order."""
+    timed(first, cwd, env)
+    timed(second, cwd, env)
+    times = ([], [])
+    for i in range(repeats):
+        order = [0, 1] if i % 2 == 0 else [1, 0]
+        for k in order:
+            times[k].append(timed((first, second)[k], cwd, env))
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -81,14 +94,7 @@ def main(argv=None):
             edited.write_text(hand_edit(source))
             runner_cmd = [sys.executable, "-m", "tf1mem.run", str(legacy)]
             edited_cmd = [sys.executable, str(edited)]
-            timed(runner_cmd, work, env)  # warm the page cache for both
-            timed(edited_cmd, work, env)
-            runner, plain = [], []
-            for i in range(args.repeats):
-                pair = [(runner_cmd, runner), (edited_cmd, plain)]
-                for cmd, sink in (pair if i % 2 == 0 else pair[::-1]):
-                    sink.append(timed(cmd, work, env))
-            r, p = statistics.median(runner), statistics.median(plain)
+            r, p = alternate(runner_cmd, edited_cmd, args.repeats, work, env)
             print(f"{name:<20} {r:>9.3f} {p:>14.3f} {r / p:>7.3f}")
         print(f"median of {args.repeats} runs each, alternating; target ratio <= 1.05")
         print()
@@ -105,14 +111,7 @@ def main(argv=None):
                 [sys.executable, "-c", "import tensorflow"]),
         }
         for name, (runner_cmd, plain_cmd) in pairs.items():
-            timed(runner_cmd, work, env)
-            timed(plain_cmd, work, env)
-            runner, plain = [], []
-            for i in range(args.repeats):
-                pair = [(runner_cmd, runner), (plain_cmd, plain)]
-                for cmd, sink in (pair if i % 2 == 0 else pair[::-1]):
-                    sink.append(timed(cmd, work, env))
-            r, p = statistics.median(runner), statistics.median(plain)
+            r, p = alternate(runner_cmd, plain_cmd, args.repeats, work, env)
             print(f"{name:<34} {r:>9.3f} {p:>9.3f} {r - p:>8.3f}")
         print(f"median of {args.repeats} runs each, alternating; target extra < 0.3 s")
     finally:

@@ -266,49 +266,39 @@ def _build_cells():
     tf = _v1()
     base = tf.nn.rnn_cell.RNNCell
 
-    class CrfForwardRnnCell(base):
+    class _TransitionCell(base):
+        """A cell over ``num_tags`` scores that adds the transition matrix each step."""
+
+        def __init__(self, transition_params):
+            super().__init__()
+            transition_params = tf.convert_to_tensor(transition_params)
+            self._transition_params = tf.expand_dims(transition_params, 0)
+            num_tags = transition_params.get_shape()[0]
+            self._num_tags = getattr(num_tags, "value", num_tags)
+
+        @property
+        def state_size(self):
+            return self._num_tags
+
+        @property
+        def output_size(self):
+            return self._num_tags
+
+        def _scores(self, state):
+            return tf.expand_dims(state, 2) + self._transition_params
+
+    class CrfForwardRnnCell(_TransitionCell):
         """One step of the forward algorithm: log-sum-exp over the previous tag."""
 
-        def __init__(self, transition_params):
-            super().__init__()
-            transition_params = tf.convert_to_tensor(transition_params)
-            self._transition_params = tf.expand_dims(transition_params, 0)
-            num_tags = transition_params.get_shape()[0]
-            self._num_tags = getattr(num_tags, "value", num_tags)
-
-        @property
-        def state_size(self):
-            return self._num_tags
-
-        @property
-        def output_size(self):
-            return self._num_tags
-
         def __call__(self, inputs, state, scope=None):
-            scores = tf.expand_dims(state, 2) + self._transition_params
-            new_alphas = inputs + tf.reduce_logsumexp(scores, [1])
+            new_alphas = inputs + tf.reduce_logsumexp(self._scores(state), [1])
             return new_alphas, new_alphas
 
-    class CrfDecodeForwardRnnCell(base):
+    class CrfDecodeForwardRnnCell(_TransitionCell):
         """One Viterbi step: the best previous tag (backpointer) and the new scores."""
 
-        def __init__(self, transition_params):
-            super().__init__()
-            transition_params = tf.convert_to_tensor(transition_params)
-            self._transition_params = tf.expand_dims(transition_params, 0)
-            num_tags = transition_params.get_shape()[0]
-            self._num_tags = getattr(num_tags, "value", num_tags)
-
-        @property
-        def state_size(self):
-            return self._num_tags
-
-        @property
-        def output_size(self):
-            return self._num_tags
-
         def __call__(self, inputs, state, scope=None):
-            scores = tf.expand_dims(state, 2) + self._transition_params
+            scores = self._scores(state)
             new_state = inputs + tf.reduce_max(scores, [1])
             backpointers = tf.cast(tf.argmax(scores, 1), dtype=tf.int32)
             return backpointers, new_state

@@ -50,6 +50,7 @@ import time
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from tf1mem.errors import UsageError
+from tf1mem.observe import placement
 
 __all__ = ["TensorRecord", "DeviceMemory", "StepMemory", "step_memory", "measure_step",
            "format_table", "parse_bytes", "format_bytes", "format_budget", "fit_linear", "largest_batch",
@@ -218,7 +219,7 @@ def _device_memory(device, node_stats, graph) -> DeviceMemory:
     variables = []
     for stats in node_stats:
         name = stats.node_name.split(":")[0]
-        op = _op_type(graph, name, stats)
+        op = placement.op_type(graph, name, stats)
         if name.startswith("_arg_") or op in ("_Arg", "Placeholder"):
             for out in stats.output:
                 desc = out.tensor_description
@@ -327,22 +328,9 @@ def _fed_name(arg_name: str) -> str:
     # "_arg_Placeholder_1_0_1" -> "Placeholder_1": TF appends "_<output>_<index>".
     core = arg_name[len("_arg_"):] if arg_name.startswith("_arg_") else arg_name
     parts = core.split("_")
-    while len(parts) > 1 and parts[-1].isdigit() and len(parts) > 2 and parts[-2].isdigit():
+    if len(parts) > 2 and parts[-1].isdigit() and parts[-2].isdigit():
         parts = parts[:-2]
-        break
     return "_".join(parts)
-
-
-def _op_type(graph, name, stats):
-    if graph is not None:
-        try:
-            return graph.get_operation_by_name(name).type
-        except (KeyError, ValueError):
-            pass
-    label = stats.timeline_label
-    if " = " in label:
-        return label.split(" = ", 1)[1].split("(", 1)[0]
-    return ""
 
 
 # ------------------------------------------------------------------ measuring

@@ -72,11 +72,13 @@ def rows_from_run_metadata(run_metadata, graph=None) -> List[PlacementRow]:
                 name = stats.node_name.split(":")[0]
                 if name in _TRACE_PSEUDO_NODES:
                     continue
-                rows.add(PlacementRow(name, _op_type(graph, name, stats), dev_stats.device))
+                rows.add(PlacementRow(name, op_type(graph, name, stats), dev_stats.device))
     return sorted(rows, key=lambda r: (r.device, r.node, r.op))
 
 
-def _op_type(graph, name, stats):
+def op_type(graph, name, stats):
+    """The op type of node ``name``: from ``graph`` if it has it, else from the step
+    stats' ``timeline_label`` (the other observers of RunMetadata use it too)."""
     if graph is not None:
         try:
             return graph.get_operation_by_name(name).type
