@@ -240,9 +240,16 @@ class FastLoop:
 
         n = tf.shape(self.indices)[0]
         losses = tf.TensorArray(tf.float32, size=n)
+        # One iteration at a time. With TF's default (10), the gathers of later steps
+        # run ahead of the weights they wait for: at batch 5000 the loop's peak on the
+        # CPU BFC allocator was 164.4 MiB against 17.5 MiB (one gathered batch), and a
+        # run out of memory took 228 s to raise instead of 28 s, since TF's allocator
+        # waits for other ops to free memory before failing each allocation and ten
+        # iterations had allocations waiting. Costs ~10 % of the loop's time.
         _, W_end, b_end, losses = tf.while_loop(
             lambda i, *_: i < n, body, [tf.constant(0), self.W.read_value(),
-                                        self.b.read_value(), losses])
+                                        self.b.read_value(), losses],
+            parallel_iterations=1)
         with tf.control_dependencies([self.W.assign(W_end), self.b.assign(b_end)]):
             self.losses = losses.stack()
         self.x, self.y = models.placeholders()
