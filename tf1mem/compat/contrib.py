@@ -248,6 +248,12 @@ def _util_extras():
             "constant_value": tensor_util.constant_value}
 
 
+def _summary_symbols():
+    from tf1mem.compat.contrib_impl import summary
+
+    return summary.symbols()
+
+
 def _cudnn_extras():
     from tf1mem.compat.contrib_impl import cudnn_rnn
 
@@ -273,6 +279,10 @@ CONTRIB_MODULES.update({
     "cudnn_rnn": ((_cudnn_extras,),
                   "CudnnCompatibleLSTMCell as the equal tf.compat.v1.nn.rnn_cell.LSTMCell"),
     "util": ((_util_extras,), "tf.make_tensor_proto, tf.make_ndarray, constant_value"),
+    "summary": ((_summary_symbols,),
+                "TF 1.15's summary_ops_v2 API (create_file_writer, always_record_summaries, "
+                "scalar(name, tensor, family, step), all_summary_ops, initialize) on TF 2's "
+                "copy of it in tensorflow.python.ops.summary_ops_v2, chosen by tf1mem"),
 })
 REMOVED_CONTRIB.update({
     "opt": "tf.keras.optimizers (AdamW, Nadam, Adamax, Lion ...) in TF 2 code; in TF1 code "
@@ -308,6 +318,8 @@ REMOVED_SYMBOLS.update({
                                         "tf.compat.v1.nn.rnn_cell.GRUCell before it",
     "training.bucket_by_sequence_length": "tf.data.experimental.bucket_by_sequence_length",
     "training.stratified_sample": "tf.data.experimental.rejection_resample",
+    "summary.create_db_writer": "tf.contrib.summary.create_file_writer (the SQLite "
+                                "writer left with TF 2)",
 })
 # What a removed module still has under tf1mem (tensorflow.contrib.<name>.<...> aliases).
 PARTLY_PROVIDED = {
