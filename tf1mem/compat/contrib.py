@@ -254,6 +254,12 @@ def _summary_symbols():
     return summary.symbols()
 
 
+def _image_symbols():
+    from tf1mem.compat.contrib_impl import image
+
+    return image.symbols()
+
+
 def _cudnn_extras():
     from tf1mem.compat.contrib_impl import cudnn_rnn
 
@@ -283,6 +289,11 @@ CONTRIB_MODULES.update({
                 "TF 1.15's summary_ops_v2 API (create_file_writer, always_record_summaries, "
                 "scalar(name, tensor, family, step), all_summary_ops, initialize) on TF 2's "
                 "copy of it in tensorflow.python.ops.summary_ops_v2, chosen by tf1mem"),
+    "image": ((_image_symbols,),
+              "tf1mem's re-implementation of rotate, translate, transform and the "
+              "projective-transform helpers on tf.raw_ops.ImageProjectiveTransformV3 "
+              "(connected_components, dense_image_warp, sparse_image_warp, "
+              "interpolate_spline, bipartite_match are not provided)"),
 })
 REMOVED_CONTRIB.update({
     "opt": "tf.keras.optimizers (AdamW, Nadam, Adamax, Lion ...) in TF 2 code; in TF1 code "
@@ -318,6 +329,13 @@ REMOVED_SYMBOLS.update({
                                         "tf.compat.v1.nn.rnn_cell.GRUCell before it",
     "training.bucket_by_sequence_length": "tf.data.experimental.bucket_by_sequence_length",
     "training.stratified_sample": "tf.data.experimental.rejection_resample",
+    "image.connected_components": "scipy.ndimage.label on the evaluated array, or "
+                                  "tensorflow_addons.image.connected_components",
+    "image.dense_image_warp": "tensorflow_addons.image.dense_image_warp",
+    "image.sparse_image_warp": "tensorflow_addons.image.sparse_image_warp",
+    "image.interpolate_spline": "tensorflow_addons.image.interpolate_spline",
+    "image.bipartite_match": "scipy.optimize.linear_sum_assignment",
+    "image.single_image_random_dot_stereograms": "no replacement in TF 2",
     "summary.create_db_writer": "tf.contrib.summary.create_file_writer (the SQLite "
                                 "writer left with TF 2)",
 })
