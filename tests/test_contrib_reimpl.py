@@ -298,3 +298,32 @@ except Exception as e:
 def test_tfe_without_eager_execution_says_what_to_call(tmp_path):
     got = _run(tmp_path, TFE_GRAPH)
     assert got.startswith("ShimError") and "tf.enable_eager_execution()" in got
+
+
+TFE_IMPORT_PATHS = r'''
+import json
+from tensorflow.contrib.eager.python import tfe
+import tensorflow.contrib.eager.python.tfe as tfe_module
+import tensorflow as tf
+import tensorflow.contrib.eager as tfe_contrib
+tfe.enable_eager_execution()
+w = tfe.Variable(2.0)
+grads = tfe.implicit_gradients(lambda: w * w)()
+try:
+    import tensorflow.contrib.eager.python.no_such_module
+except ImportError as e:
+    missing = "%s: %s" % (type(e).__name__, e)
+print(json.dumps({"same": [tfe is tfe_contrib, tfe_module is tfe_contrib,
+                           tfe is tf.contrib.eager],
+                  "grad": float(grads[0][0].numpy()), "missing": missing}))
+'''
+
+
+@pytest.mark.slow
+def test_tfe_2017_import_path_is_tf_contrib_eager(tmp_path):
+    """``from tensorflow.contrib.eager.python import tfe`` (TF 1.5-era code)."""
+    got = _run(tmp_path, TFE_IMPORT_PATHS)
+    assert got["same"] == [True, True, True]
+    assert got["grad"] == 4.0
+    assert got["missing"].startswith("RemovedModuleError") \
+        and "tf.contrib.eager.python.no_such_module" in got["missing"]

@@ -21,6 +21,7 @@ __all__ = [
     "REMOVED_CONTRIB",
     "REMOVED_TOP_LEVEL",
     "REMOVED_SYMBOLS",
+    "CONTRIB_SUBMODULES",
     "USAGE",
     "removed_message",
     "make_composite",
@@ -339,6 +340,13 @@ REMOVED_SYMBOLS.update({
     "summary.create_db_writer": "tf.contrib.summary.create_file_writer (the SQLite "
                                 "writer left with TF 2)",
 })
+# Module paths below a provided tf.contrib module that TF1 code imported, -> the
+# tf.contrib module they are (the same module object): 2017 code wrote
+# ``from tensorflow.contrib.eager.python import tfe``. The paths between (here
+# ``eager.python``) are packages under the shim.
+CONTRIB_SUBMODULES = {
+    "eager.python.tfe": "eager",
+}
 # What a removed module still has under tf1mem (tensorflow.contrib.<name>.<...> aliases).
 PARTLY_PROVIDED = {
     "learn": "tf.contrib.learn.datasets.mnist (tf1mem's MNIST loader)",

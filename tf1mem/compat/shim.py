@@ -106,6 +106,21 @@ def _virtual_packages():
 _VIRTUAL_PACKAGES = _virtual_packages()
 
 
+def _contrib_submodule(fullname):
+    """For a ``tensorflow.contrib.<...>`` name: "module" when it is a key of
+    :data:`contrib.CONTRIB_SUBMODULES`, "package" when it lies above one, else None."""
+    rest = fullname[len("tensorflow.contrib."):] if fullname.startswith(
+        "tensorflow.contrib.") else None
+    if rest is None:
+        return None
+    if rest in contrib.CONTRIB_SUBMODULES:
+        return "module"
+    if any(key.startswith(rest + ".") for key in contrib.CONTRIB_SUBMODULES) \
+            and "." in rest:
+        return "package"
+    return None
+
+
 def _under_roots(fullname):
     return any(fullname == root or fullname.startswith(root + ".") for root in _VIRTUAL_ROOTS)
 
@@ -140,7 +155,8 @@ class _VirtualPackage(types.ModuleType):
             if name not in contrib.CONTRIB_MODULES and fullname not in _VIRTUAL_PACKAGES:
                 raise contrib.RemovedAttributeError(contrib.removed_message(
                     f"tf.contrib.{name}", contrib.REMOVED_CONTRIB.get(name)))
-        elif fullname not in _MODULE_ALIASES and fullname not in _VIRTUAL_PACKAGES:
+        elif fullname not in _MODULE_ALIASES and fullname not in _VIRTUAL_PACKAGES \
+                and _contrib_submodule(fullname) is None:
             if self.__name__.startswith("tensorflow.contrib."):
                 top = self.__name__.split(".")[2]
                 raise contrib.RemovedAttributeError(contrib.removed_message(
@@ -176,6 +192,15 @@ class _Finder(importlib.abc.MetaPathFinder):
             return importlib.util.spec_from_loader(
                 fullname, _Loader(target=_MODULE_ALIASES[fullname]))
         if fullname in _VIRTUAL_PACKAGES:
+            module = _VirtualPackage(fullname, f"{fullname}, provided by tf1mem's TF1 shim.")
+            return importlib.util.spec_from_loader(
+                fullname, _Loader(module=module), is_package=True)
+        submodule = _contrib_submodule(fullname)
+        if submodule == "module":
+            target = contrib.CONTRIB_SUBMODULES[fullname[len("tensorflow.contrib."):]]
+            return importlib.util.spec_from_loader(
+                fullname, _Loader(target=f"tensorflow.contrib.{target}"))
+        if submodule == "package":
             module = _VirtualPackage(fullname, f"{fullname}, provided by tf1mem's TF1 shim.")
             return importlib.util.spec_from_loader(
                 fullname, _Loader(module=module), is_package=True)
