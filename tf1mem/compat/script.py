@@ -75,19 +75,34 @@ def _exec_file(path, init_globals):
             sys.modules["__main__"] = saved
 
 
+def _is_runner_frame(filename):
+    """Whether a traceback frame is runpy's, importlib's or this module's."""
+    import runpy
+
+    return filename == runpy.__file__ or filename.startswith("<frozen") \
+        or filename == __file__
+
+
+def _module_traceback(tb):
+    """The traceback from the first frame that is not runpy's, importlib's or tf1mem's
+    runner (a ``-m`` module's own code), or all of it when there is none."""
+    start = tb
+    while start is not None:
+        if not _is_runner_frame(start.tb_frame.f_code.co_filename):
+            return start
+        start = start.tb_next
+    return tb
+
+
 def _raised_by_lookup(exc):
     """Whether an ImportError came from finding the -m module, not from running it.
 
     runpy raises the same ImportError type for "No module named X" as the module's
     own code may; only a lookup error has no frame outside runpy and importlib.
     """
-    import runpy
-
     tb = exc.__traceback__
     while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
-        if filename != runpy.__file__ and not filename.startswith("<frozen") \
-                and filename != __file__:
+        if not _is_runner_frame(tb.tb_frame.f_code.co_filename):
             return False
         tb = tb.tb_next
     return True
@@ -226,12 +241,21 @@ def run_script(opts, *, forbid_servers=None):
                                  alter_sys=True)
             except (SystemExit, KeyboardInterrupt):
                 raise
-            except ImportError as exc:
-                if _raised_by_lookup(exc):
+            except BaseException as exc:
+                if isinstance(exc, ImportError) and _raised_by_lookup(exc):
                     # python -m prints runpy's message on one line and exits 1.
                     print(f"{sys.executable}: {exc}", file=sys.stderr)
                     raise SystemExit(1) from None
-                raise
+                # As for a script: the traceback from the module's own frames, then
+                # the Python 2 hint naming the module's file and line, then exit 1
+                # (a tf1mem error keeps its documented exit code).
+                user_tb = _module_traceback(exc.__traceback__)
+                if isinstance(exc, SyntaxError) and _raised_by_lookup(exc):
+                    user_tb = None  # a module that does not compile: its file and line
+                sys.excepthook(type(exc), exc.with_traceback(user_tb), user_tb)
+                _print_py2_hint(exc)
+                raise SystemExit(errors.exit_code_for(exc)
+                                 if isinstance(exc, errors.Error) else 1) from None
     finally:
         if opts.placement_report:
             try:
