@@ -1,6 +1,7 @@
 """tf1mem's own code for ``tf.contrib`` APIs that TF 2 has no home for.
 
 One module per contrib module (``hparams`` for ``tf.contrib.training.HParams``,
+``summary`` and ``image`` for ``tf.contrib.summary`` / ``tf.contrib.image``,
 ``layers`` for ``optimize_loss`` / ``embed_sequence``, ``losses`` and ``metrics`` for
 the contrib argument orders, ``data`` and ``cudnn_rnn`` for the few symbols they
 lacked). :mod:`tf1mem.compat.contrib`'s table says which names they serve; each
