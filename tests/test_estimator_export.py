@@ -1,9 +1,10 @@
-"""SavedModel export of a tf.estimator under tf1mem (Estimator.export_saved_model).
+"""SavedModel export of a tf.estimator under tf1mem (export_saved_model, tf.contrib.predictor).
 
 The slow test trains a canned estimator under the runner, exports it with both serving
 receivers TF 1.15 offered, and serves the exports with ``saved_model_cli`` (TF 2.21's own
 tool, in a subprocess): the signatures are TF 1.15's ('serving_default', 'classification',
-'predict') and the served predictions equal ``Estimator.predict``'s.
+'predict') and the served predictions equal ``Estimator.predict``'s, and so do tf.contrib.predictor's
+(from_saved_model and from_estimator).
 """
 
 import json
@@ -54,7 +55,25 @@ raw = est.export_savedmodel(
 print("types:", type(parsing).__name__, os.path.basename(os.path.dirname(parsing)).decode(),
       os.path.basename(parsing).decode().isdigit(), sorted(os.listdir(raw)))
 preds = list(est.predict(numpy_input_fn({"x": x}, shuffle=False)))
-print(json.dumps({"parsing": parsing.decode(), "raw": raw.decode(),
+from tensorflow.contrib import predictor
+served = predictor.from_saved_model(raw, signature_def_key="predict")({"x": x})
+from_est = predictor.from_estimator(est, tf.estimator.export.build_parsing_serving_input_receiver_fn(
+    spec))
+examples = [tf.train.Example(features=tf.train.Features(feature={"x": tf.train.Feature(
+    float_list=tf.train.FloatList(value=[float(v)]))})).SerializeToString() for v in x.ravel()]
+scores = from_est({"inputs": examples})["scores"]
+try:
+    predictor.from_saved_model(raw)
+except ValueError as e:
+    print("no default:", "serving_default" in str(e), "'predict'" in str(e))
+try:
+    from_est({"nope": examples})
+except ValueError as e:
+    print("bad input:", "nope" in str(e))
+print(json.dumps({"predictor_raw": served["probabilities"].tolist(),
+                  "predictor_estimator": scores.tolist(),
+                  "predictor_classes": [c[0].decode() for c in served["classes"]],
+"parsing": parsing.decode(), "raw": raw.decode(),
                   "probabilities": [p["probabilities"].tolist() for p in preds],
                   "classes": [p["classes"][0].decode() for p in preds]}))
 '''
@@ -74,7 +93,12 @@ def test_exported_estimator_serves_its_predictions_with_saved_model_cli(tmp_path
     lines = proc.stdout.strip().splitlines()
     assert lines[:3] == ["untrained: True", "bad receiver: True",
                          "types: bytes parsing True [b'saved_model.pb', b'variables']"], proc.stderr
+    assert lines[3:5] == ["no default: True True", "bad input: True"], proc.stderr
     got = json.loads(lines[-1])
+    # tf.contrib.predictor serves the same numbers in-process.
+    assert np.allclose(got["predictor_raw"], got["probabilities"], atol=1e-6)
+    assert np.allclose(got["predictor_estimator"], got["probabilities"], atol=1e-6)
+    assert got["predictor_classes"] == got["classes"]
 
     shown = _cli(tmp_path, "show", "--all", "--dir", got["parsing"]).stdout
     signatures = sorted(line.split("'")[1] for line in shown.splitlines()
