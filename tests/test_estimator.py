@@ -235,7 +235,7 @@ try:
 except ValueError as e:
     print("bad key:", "nope" in str(e))
 try:
-    est.export_saved_model
+    est.experimental_export_all_saved_models
 except AttributeError as e:
     print("export:", "removed" in str(e), "saved_model" in str(e))
 try:

@@ -241,6 +241,21 @@ CASES = {
             'BaselineRegressor predicts: predictions',
         ],
     ),
+    "estimator_export_predictor.py": dict(
+        args=[], exit_code=0,
+        # every line, as TF 1.15.5 printed it
+        lines=[
+            'predict: -2.18298 -2.55057 -2.91815',
+            "export dir: bytes True [b'saved_model.pb', b'variables']",
+            "parsing signature predict: tensorflow/serving/predict inputs=['examples'] outputs=['predictions']",
+            "parsing signature regression: tensorflow/serving/regress inputs=['inputs'] outputs=['outputs']",
+            "parsing signature serving_default: tensorflow/serving/regress inputs=['inputs'] outputs=['outputs']",
+            "raw signature predict: tensorflow/serving/predict inputs=['x'] outputs=['predictions']",
+            "served default: ['outputs'] -2.18298 -2.55057 -2.91815",
+            "served raw: ['predictions'] -2.18298 -2.55057 -2.91815",
+            'from_estimator: -2.18298 -2.55057 -2.91815',
+        ],
+    ),
     "estimator_dnn_classifier.py": dict(
         args=[], exit_code=0,
         lines=["variables: dnn/hiddenlayer_0/bias dnn/hiddenlayer_0/bias/t_0/Adagrad "

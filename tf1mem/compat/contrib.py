@@ -116,6 +116,9 @@ CONTRIB_MODULES = {
                 "tf1mem's re-implementation of tf.contrib.seq2seq (decoders, helpers, loss)"),
     "legacy_seq2seq": ((_legacy_seq2seq,),
                        "tf1mem's re-implementation of tf.contrib.legacy_seq2seq"),
+    "predictor": (("tf1mem.compat.estimator.predictor",),
+                  "tf1mem's re-implementation of tf.contrib.predictor "
+                  "(from_saved_model, from_estimator)"),
 }
 
 # Removed modules: tf.contrib.X -> replacement advice.
@@ -138,7 +141,6 @@ REMOVED_CONTRIB = {
     "quantize": "the TensorFlow Model Optimization Toolkit (tfmot)",
     "graph_editor": "no replacement; rebuild the graph with tf.compat.v1 ops",
     "integrate": "TensorFlow Probability: tfp.math.ode",
-    "predictor": "tf.saved_model.load",
     "mixed_precision": "tf.keras.mixed_precision",
     "nccl": "tf.distribute.MirroredStrategy",
     "gan": "TF-GAN (pip install tensorflow-gan)",

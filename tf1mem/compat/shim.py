@@ -86,6 +86,7 @@ _MODULE_ALIASES = {
     "tensorflow.contrib.learn.datasets.mnist": "tf1mem.data.input_data",
     "tensorflow.estimator": "tf1mem.compat.estimator",
     "tensorflow.estimator.inputs": "tf1mem.compat.estimator.inputs",
+    "tensorflow.estimator.export": "tf1mem.compat.estimator.export",
 }
 _VIRTUAL_ROOTS = ("tensorflow.contrib", "tensorflow.examples", "tensorflow.estimator")
 # Top-level tf.X provided by a tf1mem module (TF 2 removed them).
@@ -130,7 +131,7 @@ def _missing_module_error(fullname):
     if parts[1] == "estimator":
         return contrib.RemovedModuleError(
             f"{fullname} is not provided by tf1mem's tf.estimator (it provides "
-            f"tensorflow.estimator and tensorflow.estimator.inputs; see "
+            f"tensorflow.estimator, tensorflow.estimator.inputs and .export; see "
             f"tf1mem.compat.estimator).", name=fullname)
     if parts[1] == "contrib":
         name = parts[2]

@@ -14,14 +14,14 @@ to use instead. Importing this package imports no TensorFlow.
 
 import importlib
 
-from tf1mem.compat.estimator import inputs
+from tf1mem.compat.estimator import export, inputs
 from tf1mem.compat.estimator.estimator import Estimator, WarmStartSettings
 from tf1mem.compat.estimator.model_fn import EstimatorSpec, ModeKeys
 from tf1mem.compat.estimator.run_config import RunConfig
 from tf1mem.compat.estimator.training import EvalSpec, TrainSpec, train_and_evaluate
 
 __all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "WarmStartSettings",
-           "TrainSpec", "EvalSpec", "train_and_evaluate", "inputs", "LinearRegressor",
+           "TrainSpec", "EvalSpec", "train_and_evaluate", "inputs", "export", "LinearRegressor",
            "LinearClassifier", "DNNRegressor", "DNNClassifier", "DNNLinearCombinedClassifier",
            "DNNLinearCombinedRegressor", "BaselineClassifier", "BaselineRegressor", "VocabInfo"]
 
@@ -56,7 +56,6 @@ _NOT_PROVIDED = {
     "BaselineEstimator": "a custom model_fn",
     "LinearEstimator": "tf.estimator.LinearRegressor / LinearClassifier, or a custom model_fn",
     "DNNEstimator": "tf.estimator.DNNRegressor / DNNClassifier, or a custom model_fn",
-    "export": "tf.compat.v1.saved_model (simple_save, Builder) on the model_fn's graph",
     "Exporter": "tf.compat.v1.saved_model",
     "LatestExporter": "tf.compat.v1.saved_model",
     "FinalExporter": "tf.compat.v1.saved_model",

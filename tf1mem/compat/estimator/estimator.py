@@ -27,10 +27,6 @@ ModeKeys = model_fn_lib.ModeKeys
 
 _MODEL_FN_ARGS = ("features", "labels", "mode", "params", "config")
 _NOT_PROVIDED = {
-    "export_saved_model": "tf.compat.v1.saved_model.simple_save / "
-                          "tf.compat.v1.saved_model.Builder on the model_fn's graph",
-    "export_savedmodel": "tf.compat.v1.saved_model.simple_save / "
-                         "tf.compat.v1.saved_model.Builder on the model_fn's graph",
     "experimental_export_all_saved_models": "tf.compat.v1.saved_model.Builder",
     "export_estimator_to_saved_model": "tf.compat.v1.saved_model.Builder",
 }
@@ -497,6 +493,83 @@ class Estimator:
                 checkpoint_path)).metadata.plugin_data.plugin_name = "text"
             writer.add_summary(text, step)
         writer.flush()
+
+    # -- export --------------------------------------------------------------------
+
+    def export_saved_model(self, export_dir_base, serving_input_receiver_fn,
+                           assets_extra=None, as_text=False, checkpoint_path=None,
+                           experimental_mode=ModeKeys.PREDICT):
+        """Exports the PREDICT graph and the checkpoint as a SavedModel (tag ``serve``).
+
+        The model_fn is called on ``serving_input_receiver_fn()``'s features; its
+        ``export_outputs`` (a PredictOutput of the predictions by default) become the
+        signatures, as TF 1.15 built them. The SavedModel goes to a new timestamped
+        folder below ``export_dir_base``, written to a temporary folder first and
+        renamed, so a half-written export is never left under the final name.
+
+        Returns:
+          The export folder, as bytes (TF 1.15's type).
+
+        Raises:
+          ValueError: no checkpoint; a receiver fn not returning a ServingInputReceiver.
+          NotImplementedError: experimental_mode other than PREDICT.
+        """
+        import shutil
+
+        import tensorflow as tf
+        from tensorflow.python.saved_model.model_utils import export_utils
+
+        from tf1mem.compat.estimator import export as export_lib
+
+        v1 = tf.compat.v1
+        if experimental_mode != ModeKeys.PREDICT:
+            raise NotImplementedError(
+                f"export_saved_model(experimental_mode={experimental_mode!r}): tf1mem exports "
+                f"the PREDICT graph only")
+        if checkpoint_path is None:
+            checkpoint_path = self.latest_checkpoint()
+        if not checkpoint_path:
+            raise ValueError(f"Couldn't find trained model at {self._model_dir}: train the "
+                             f"Estimator first, or pass checkpoint_path")
+        graph = self._new_graph()
+        with graph.as_default():
+            receiver = serving_input_receiver_fn()
+            if not isinstance(receiver, export_lib.ServingInputReceiver):
+                raise ValueError(f"serving_input_receiver_fn must return a tf.estimator.export."
+                                 f"ServingInputReceiver, got {receiver!r}")
+            spec = self._call_model_fn(receiver.features, None, ModeKeys.PREDICT, self.config)
+            outputs = export_utils.get_export_outputs(spec.export_outputs, spec.predictions)
+            signatures = export_utils.build_all_signature_defs(
+                receiver.receiver_tensors, outputs, receiver.receiver_tensors_alternatives)
+            saver = spec.scaffold.saver or v1.train.Saver(sharded=True)
+            local_init = spec.scaffold.local_init_op or v1.train.Scaffold.default_local_init_op()
+            export_dir = export_utils.get_timestamped_export_dir(export_dir_base)
+            temp_dir = export_utils.get_temp_export_dir(export_dir)
+            with v1.Session(config=self._config.session_config) as session:
+                saver.restore(session, checkpoint_path)
+                builder = v1.saved_model.Builder(temp_dir)
+                builder.add_meta_graph_and_variables(
+                    session, [v1.saved_model.tag_constants.SERVING],
+                    signature_def_map=signatures,
+                    assets_collection=v1.get_collection(v1.GraphKeys.ASSET_FILEPATHS),
+                    main_op=local_init, saver=saver, strip_default_attrs=True)
+                builder.save(as_text)
+        if assets_extra:
+            extra = os.path.join(os.fsdecode(temp_dir), "assets.extra")
+            for dest, source in assets_extra.items():
+                target = os.path.join(extra, dest)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copyfile(source, target)
+        os.rename(os.fsdecode(temp_dir), os.fsdecode(export_dir))
+        _log("SavedModel written to: %s", os.fsdecode(export_dir))
+        return export_dir
+
+    def export_savedmodel(self, export_dir_base, serving_input_receiver_fn, assets_extra=None,
+                          as_text=False, checkpoint_path=None, strip_default_attrs=False):
+        """TF 1.15's older spelling of :meth:`export_saved_model`."""
+        return self.export_saved_model(export_dir_base, serving_input_receiver_fn,
+                                       assets_extra=assets_extra, as_text=as_text,
+                                       checkpoint_path=checkpoint_path)
 
     # -- predict -------------------------------------------------------------------
 

@@ -93,7 +93,8 @@ class _Head:
         v1 = tf.compat.v1
         predictions = self._predictions(logits)
         if mode == ModeKeys.PREDICT:
-            return model_fn_lib.EstimatorSpec(mode, predictions=predictions)
+            return model_fn_lib.EstimatorSpec(mode, predictions=predictions,
+                                              export_outputs=self._export_outputs(predictions))
         weights = self._weights(features, logits)
         labels, unreduced = self._labels_and_loss(labels, logits)
         loss = v1.losses.compute_weighted_loss(
@@ -117,6 +118,12 @@ class _Head:
                                           train_op=train_op)
 
 
+def _export_output(name, *args, **kwargs):
+    from tensorflow.python.saved_model.model_utils import export_output
+
+    return getattr(export_output, name)(*args, **kwargs)
+
+
 class _RegressionHead(_Head):
     def __init__(self, label_dimension=1, **kwargs):
         if not isinstance(label_dimension, int) or label_dimension < 1:
@@ -126,6 +133,11 @@ class _RegressionHead(_Head):
 
     def _predictions(self, logits):
         return {"predictions": logits}
+
+    def _export_outputs(self, predictions):
+        regress = _export_output("RegressionOutput", value=predictions["predictions"])
+        return {"serving_default": regress, "regression": regress,
+                "predict": _export_output("PredictOutput", predictions)}
 
     def _labels_and_loss(self, labels, logits):
         tf = _tf()
@@ -183,6 +195,12 @@ class _ClassHead(_Head):
         if self._vocab is not None:
             return tf.gather(tf.constant(self._vocab), class_ids)
         return tf.strings.as_string(class_ids, name="str_classes")
+
+    def _export_outputs(self, predictions):
+        classify = _export_output("ClassificationOutput", scores=predictions["probabilities"],
+                                  classes=predictions["all_classes"])
+        return {"serving_default": classify, "classification": classify,
+                "predict": _export_output("PredictOutput", predictions)}
 
     def _all_classes(self, logits):
         tf = _tf()
