@@ -120,3 +120,33 @@ def test_train_out_of_memory_is_explained(real_mnist_dir):
     raw = re.search(r"TensorFlow's full report: (\S+)", err).group(1)
     with open(raw) as f:
         assert "OOM when allocating tensor" in f.read()
+
+
+@pytest.mark.slow
+@pytest.mark.cluster
+def test_split_puts_less_on_each_task_than_on_one_device():
+    # The article's third remedy: example 2's placement over two gRPC tasks. Task 0
+    # holds the variables and the forward pass, task 1 the loss and the gradients;
+    # neither holds as much as one device running the whole step.
+    proc = _run(["split", "--batch-size", "2000", "--json"], check_rc=0, timeout=240)
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    split = data["split"]["devices"]
+    (one,) = data["one_device"]["devices"].values()
+    task0 = next(d for name, d in split.items() if "/task:0/" in name)
+    task1 = next(d for name, d in split.items() if "/task:1/" in name)
+    assert len(split) == 2
+    assert task0["persistent_bytes"] == one["persistent_bytes"] == 4 * (784 * 10 + 10)
+    assert task1["persistent_bytes"] == 0
+    for task in (task0, task1):
+        assert 0 < task["peak_bytes"] < one["peak_bytes"]
+    # The one-device step's activations are batch x 10 floats several times over.
+    assert one["activation_bytes"] >= 3 * 4 * 2000 * 10
+
+
+def test_device_labels_tell_tasks_apart():
+    # The table must tell the two tasks' CPUs apart (both are "CPU:0").
+    labels = memory.device_labels(["/job:local/replica:0/task:0/device:CPU:0",
+                                   "/job:local/replica:0/task:1/device:CPU:0"])
+    assert sorted(labels.values()) == ["local:task0/CPU:0", "local:task1/CPU:0"]
+    assert memory.device_labels(["/job:localhost/replica:0/task:0/device:CPU:0"]) == {
+        "/job:localhost/replica:0/task:0/device:CPU:0": "CPU:0"}

@@ -18,6 +18,11 @@ does not depend on the values):
   disagrees. Every trial runs in its own process and none is run at a size the
   model predicts over budget, so it never provokes an out-of-memory error.
 
+- ``split [--batch-size 1000]``: the article's example 2 (forward pass on one gRPC
+  task, loss and gradient descent on the other) measured per task, against the same
+  graph and batch on one device. Its two in-process servers bind to loopback only
+  (the command restarts itself under tf1mem's bind shim) unless ``--allow-remote``.
+
 An out-of-memory error while measuring prints a short table of the largest live
 tensors, the batch fed and the largest batch predicted to fit, and writes
 TensorFlow's full report to a file. Exit codes: :mod:`tf1mem.errors` (0 ok, 1 a
@@ -37,6 +42,7 @@ import tempfile
 from typing import List, Optional, Sequence, Tuple
 
 from tf1mem import _atomic, _cli, errors, models
+from tf1mem.distributed import loopback
 from tf1mem.observe import memory
 
 __all__ = ["MeasureOptions", "parse_args", "main", "entry", "doubling_bisection_trials"]
@@ -146,6 +152,15 @@ def _parser():
                    help="batch sizes measured first, for the linear model "
                         "(default 256,1024)")
     f.add_argument("--no-progress", dest="progress", action="store_false")
+    t = sub.add_parser("split", help="example 2's two-task placement against one device")
+    t.add_argument("--batch-size", type=_positive_int("--batch-size"), default=1000,
+                   help="examples per step (the article's partition: 1000)")
+    t.add_argument("--port-base", type=int, default=0,
+                   help="first of two ports (default 0: pick free ports)")
+    t.add_argument("--steps", type=_positive_int("--steps"), default=2,
+                   help="traced steps per measurement (the largest is reported)")
+    t.add_argument("--json", action="store_true", help="print one JSON object")
+    loopback.add_allow_remote_flag(t, "the two tasks' gRPC servers")
     return p
 
 
@@ -480,6 +495,39 @@ def _peak_of(trials, batch):
     return next(p.peak for p in trials if p.batch_size == batch)
 
 
+# -------------------------------------------------------------------- split
+
+def _split(ns) -> int:
+    from tf1mem.distributed import two_task
+
+    result = two_task.measure_split(ns.batch_size, port_base=ns.port_base,
+                                    allow_remote=ns.allow_remote, steps=ns.steps)
+    one = result.one_device.peak_bytes
+    largest = result.largest_task_peak
+    together = sum(d.peak_bytes for d in result.split.devices.values())
+    if ns.json:
+        print(json.dumps({"split": result.split.to_dict(),
+                          "one_device": result.one_device.to_dict()}, default=list))
+        return errors.EXIT_OK
+    print(f"example 2's training step, batch {ns.batch_size}: largest of {ns.steps} traced "
+          f"steps; fed inputs are counted apart, not in the peak")
+    print("\nsplit over two gRPC tasks (forward pass on task 0, loss and SGD on task 1):")
+    print(memory.format_table(result.split))
+    print("\none device:")
+    print(memory.format_table(result.one_device))
+    print(f"\nlargest task peak {memory.format_bytes(largest)} against "
+          f"{memory.format_bytes(one)} on one device ({largest / one:.2f}x); the two tasks "
+          f"together {memory.format_bytes(together)} ({together / one:.2f}x: tensors sent "
+          f"between tasks live on both)")
+    if not any(d.fed_bytes for d in result.split.devices.values()) and \
+            result.one_device.devices and any(d.fed_bytes for d in
+                                              result.one_device.devices.values()):
+        print("note: the gRPC runtime's step stats do not record fed inputs, so the split "
+              "side shows none; the allocator column is the one CPU allocator of this "
+              "process, which both in-process tasks share")
+    return errors.EXIT_OK
+
+
 # --------------------------------------------------------------------- main
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -487,7 +535,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     def body():
         command, ns = parse_args(argv)
-        return {"measure": _measure, "sweep": _sweep, "fit": _fit}[command](ns)
+        if command == "split":
+            if ns.allow_remote:
+                print(f"{_PROG}: {loopback.REMOTE_WARNING}", file=sys.stderr)
+            elif argv is None:
+                # TF's gRPC server listens on every interface whatever the
+                # ClusterSpec says: restart under the loopback-bind shim (a no-op
+                # when it is preloaded) before TensorFlow is imported.
+                loopback.reexec_with_loopback(_PROG, sys.argv[1:])
+        return {"measure": _measure, "sweep": _sweep, "fit": _fit,
+                "split": _split}[command](ns)
 
     return _cli.run_command(_PROG, body)
 

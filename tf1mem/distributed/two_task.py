@@ -30,7 +30,8 @@ from tf1mem.distributed import servers
 from tf1mem.observe import placement
 from tf1mem.errors import ClusterError
 
-__all__ = ["TwoTaskOptions", "TwoTaskResult", "run_two_task", "JOB_NAME"]
+__all__ = ["TwoTaskOptions", "TwoTaskResult", "run_two_task", "SplitMemory", "measure_split",
+           "JOB_NAME"]
 
 JOB_NAME = "local"
 
@@ -115,6 +116,106 @@ def _session_config(opts: TwoTaskOptions):
         opts.session_options, force=True)
 
 
+def _build_graph(task0, task1, learning_rate):
+    """Example 2's graph in the default graph: forward pass on task0, loss and SGD on task1.
+
+    ``None`` for both devices builds the same graph with no device scopes.
+    Returns ``(x, y, cross_entropy, train_step)``.
+    """
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    with tf.device(task0):
+        x = v1.placeholder(tf.float32, shape=[None, models.IMAGE_PIXELS])
+        y_pred = models.inference(x)
+    with tf.device(task1):
+        y = v1.placeholder(tf.float32, shape=[None, models.NUM_CLASSES])
+        cross_entropy = models.loss(y_pred, y)
+        train_step = models.training(cross_entropy, learning_rate)
+    return x, y, cross_entropy, train_step
+
+
+@dataclasses.dataclass(frozen=True)
+class SplitMemory:
+    """Example 2's step measured split over its two tasks and on one device.
+
+    Attributes:
+      split: per-device figures of the step on the two tasks (device names keep
+        their ``/job:local/.../task:N`` prefix).
+      one_device: the same graph and batch in one local session.
+      ports: the two tasks' ports.
+    """
+
+    split: object  # tf1mem.observe.memory.StepMemory
+    one_device: object
+    ports: Tuple[int, int]
+
+    @property
+    def largest_task_peak(self) -> int:
+        return max(d.peak_bytes for d in self.split.devices.values())
+
+
+def measure_split(partition_size: int = 1000, *, port_base: int = 0,
+                  host: str = "localhost", allow_remote: bool = False,
+                  steps: int = 2) -> SplitMemory:
+    """Measures one training step of example 2's placement against one device.
+
+    The remedy the article's example 2 stands for is splitting a model so that no
+    one device holds all of it. This builds example 2's graph on two in-process
+    gRPC tasks (as :func:`run_two_task`), measures its step with
+    :func:`tf1mem.observe.memory.measure_step` (each task's peak, from the step
+    stats the master gathers from both workers), then the same graph in one local
+    session. Inputs are random: memory does not depend on the values.
+
+    Args:
+      partition_size: examples per step (the article's 1000).
+      port_base: as :class:`TwoTaskOptions` (0 picks free ports).
+      host: the host name in the ClusterSpec.
+      allow_remote: let the servers listen on every interface.
+      steps: traced steps per measurement (the largest is reported).
+
+    Returns:
+      A :class:`SplitMemory`.
+
+    Raises:
+      ClusterError: a port is in use, or a server listens off loopback without
+        ``allow_remote``.
+    """
+    import numpy as np
+    import tensorflow as tf
+
+    from tf1mem.observe import memory
+
+    if partition_size <= 0:
+        raise ClusterError(f"partition_size must be positive, got {partition_size}")
+    v1 = tf.compat.v1
+    rng = np.random.default_rng(0)
+    xs = rng.random((partition_size, models.IMAGE_PIXELS), dtype=np.float32)
+    ys = np.eye(models.NUM_CLASSES, dtype=np.float32)[
+        rng.integers(0, models.NUM_CLASSES, partition_size)]
+    if port_base == 0:
+        ports = servers.free_ports(2)
+    else:
+        ports = [port_base, port_base + 1]
+        for port in ports:
+            _check_port_free(port)
+    cluster = {JOB_NAME: [f"{host}:{p}" for p in ports]}
+    results = []
+    for devices in ((f"/job:{JOB_NAME}/task:0", f"/job:{JOB_NAME}/task:1"), (None, None)):
+        graph = tf.Graph()
+        with graph.as_default():
+            target = ""
+            if devices[0] is not None:
+                target = [servers.start_server(cluster, JOB_NAME, i, allow_remote=allow_remote)
+                          for i in range(2)][0].target
+            x, y, _, train_step = _build_graph(*devices, models.LEARNING_RATE)
+            with v1.Session(target) as sess:
+                sess.run(v1.global_variables_initializer())
+                results.append(memory.measure_step(sess, train_step, {x: xs, y: ys},
+                                                   steps=steps, batch_size=partition_size))
+    return SplitMemory(split=results[0], one_device=results[1], ports=(ports[0], ports[1]))
+
+
 def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
     """Runs the article's example 2 and prints its losses and placement table.
 
@@ -152,13 +253,7 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
         task_servers = [servers.start_server(cluster, JOB_NAME, i, config=session_config,
                                              allow_remote=opts.allow_remote)
                         for i in range(2)]
-        with tf.device(task0):
-            x = v1.placeholder(tf.float32, shape=[None, models.IMAGE_PIXELS])
-            y_pred = models.inference(x)
-        with tf.device(task1):
-            y = v1.placeholder(tf.float32, shape=[None, models.NUM_CLASSES])
-            cross_entropy = models.loss(y_pred, y)
-            train_step = models.training(cross_entropy, opts.learning_rate)
+        x, y, cross_entropy, train_step = _build_graph(task0, task1, opts.learning_rate)
         with v1.Session(task_servers[0].target, config=session_config) as sess:
             sess.run(v1.global_variables_initializer())
             mnist = input_data.read_data_sets(opts.data_dir, one_hot=True, seed=opts.seed)

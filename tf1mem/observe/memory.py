@@ -486,6 +486,26 @@ def format_budget(n: int) -> str:
     return str(n)
 
 
+def device_labels(names: Iterable[str]) -> Dict[str, str]:
+    """Short display names: ``"CPU:0"``, or ``"task:1/CPU:0"`` where several tasks appear.
+
+    Step stats of a ``grpc://`` session name each task's devices in full
+    (``/job:local/replica:0/task:1/device:CPU:0``); shortening them all to ``CPU:0``
+    would print two tasks' devices under one name.
+    """
+    names = list(names)
+    tasks = {re.sub(r"/device:.*$", "", n) for n in names}
+    if len(tasks) <= 1:
+        return {n: short_device(n) for n in names}
+    labels = {}
+    for n in names:
+        job = re.search(r"/job:([^/]+)", n)
+        task = re.search(r"/task:(\d+)", n)
+        prefix = (f"{job.group(1)}:" if job else "") + (f"task{task.group(1)}/" if task else "")
+        labels[n] = prefix + short_device(n)
+    return labels
+
+
 def format_bytes(n: Optional[float]) -> str:
     """``1536 -> '1.50 KiB'``; ``None -> '-'``."""
     if n is None:
@@ -504,8 +524,9 @@ def format_table(result: StepMemory) -> str:
     header = ("device", "peak", "persistent", "activations", "temporaries", "fed (apart)",
               "allocator peak")
     rows = [header]
+    labels = device_labels(result.devices)
     for name, d in result.devices.items():
-        rows.append((short_device(name), format_bytes(d.peak_bytes),
+        rows.append((labels[name], format_bytes(d.peak_bytes),
                      format_bytes(d.persistent_bytes), format_bytes(d.activation_bytes),
                      format_bytes(d.temporary_bytes), format_bytes(d.fed_bytes),
                      format_bytes(d.allocator_peak_bytes)))
@@ -513,7 +534,7 @@ def format_table(result: StepMemory) -> str:
     for name, d in result.devices.items():
         if d.top:
             lines.append("")
-            lines.append(f"largest tensors live at the peak on {short_device(name)}:")
+            lines.append(f"largest tensors live at the peak on {labels[name]}:")
             lines.extend(_tensor_lines(d.top))
     return "\n".join(lines)
 
