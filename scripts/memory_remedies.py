@@ -68,18 +68,20 @@ def split_table(batch=1000):
                           env=env, check=True)
     data = json.loads(proc.stdout.strip().splitlines()[-1])
     (one,) = data["one_device"]["devices"].values()
-    lines = ["| placement | device | peak | persistent | activations | vs one device |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| placement | device | peak | persistent | activations | temporaries | "
+             "vs one device |", "|---|---|---|---|---|---|---|"]
     labels = memory.device_labels(data["split"]["devices"])
     for name, dev in data["split"]["devices"].items():
         lines.append(f"| example 2, two tasks | {labels[name]} | "
                      f"{memory.format_bytes(dev['peak_bytes'])} | "
                      f"{memory.format_bytes(dev['persistent_bytes'])} | "
                      f"{memory.format_bytes(dev['activation_bytes'])} | "
+                     f"{memory.format_bytes(dev['temporary_bytes'])} | "
                      f"{dev['peak_bytes'] / one['peak_bytes']:.2f}x |")
     lines.append(f"| one device | CPU:0 | {memory.format_bytes(one['peak_bytes'])} | "
                  f"{memory.format_bytes(one['persistent_bytes'])} | "
-                 f"{memory.format_bytes(one['activation_bytes'])} | 1.00x |")
+                 f"{memory.format_bytes(one['activation_bytes'])} | "
+                 f"{memory.format_bytes(one['temporary_bytes'])} | 1.00x |")
     return lines
 
 
