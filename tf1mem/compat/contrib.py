@@ -263,6 +263,12 @@ def _image_symbols():
     return image.symbols()
 
 
+def _opt_symbols():
+    from tf1mem.compat.contrib_impl import opt
+
+    return opt.symbols()
+
+
 def _cudnn_extras():
     from tf1mem.compat.contrib_impl import cudnn_rnn
 
@@ -292,6 +298,11 @@ CONTRIB_MODULES.update({
                 "TF 1.15's summary_ops_v2 API (create_file_writer, always_record_summaries, "
                 "scalar(name, tensor, family, step), all_summary_ops, initialize) on TF 2's "
                 "copy of it in tensorflow.python.ops.summary_ops_v2, chosen by tf1mem"),
+    "opt": ((_opt_symbols,),
+            "tf1mem's re-implementation of LazyAdamOptimizer, NadamOptimizer, AdamWOptimizer, "
+            "MomentumWOptimizer, extend_with_decoupled_weight_decay, "
+            "MovingAverageOptimizer (swapping_saver) and ScipyOptimizerInterface on TF's v1 "
+            "optimizers, with TF1's slot and variable names"),
     "image": ((_image_symbols,),
               "tf1mem's re-implementation of rotate, translate, transform and the "
               "projective-transform helpers on tf.raw_ops.ImageProjectiveTransformV3 "
@@ -339,6 +350,24 @@ REMOVED_SYMBOLS.update({
     "image.interpolate_spline": "tensorflow_addons.image.interpolate_spline",
     "image.bipartite_match": "scipy.optimize.linear_sum_assignment",
     "image.single_image_random_dot_stereograms": "no replacement in TF 2",
+    "opt.LARSOptimizer": "tf.keras.optimizers.Lion / SGD, or a tf.compat.v1.train."
+                         "Optimizer subclass scaling each layer's step by ||w|| / ||g||",
+    "opt.AdaMaxOptimizer": "tf.keras.optimizers.Adamax",
+    "opt.ShampooOptimizer": "no replacement in TF 2 (optax's shampoo outside TF)",
+    "opt.GGTOptimizer": "tf.compat.v1.train.AdamOptimizer",
+    "opt.PowerSignOptimizer": "tf.compat.v1.train.MomentumOptimizer",
+    "opt.AddSignOptimizer": "tf.compat.v1.train.MomentumOptimizer",
+    "opt.ElasticAverageOptimizer": "tf.distribute strategies",
+    "opt.ModelAverageOptimizer": "tf.distribute strategies",
+    "opt.AGNOptimizer": "tf.distribute strategies",
+    "opt.DropStaleGradientOptimizer": "tf.distribute strategies (synchronous training)",
+    "opt.MultitaskOptimizerWrapper": "tf.clip_by_global_norm per task, then one optimizer",
+    "opt.VariableClippingOptimizer": "tf.clip_by_norm on the variables after each step",
+    "opt.RegAdagradOptimizer": "tf.compat.v1.train.AdagradOptimizer",
+    "opt.LazyAdamGSOptimizer": "tf.contrib.opt.LazyAdamOptimizer (tf1mem provides it)",
+    "opt.AdamGSOptimizer": "tf.compat.v1.train.AdamOptimizer",
+    "opt.clip_gradients_by_global_norm": "tf.clip_by_global_norm on compute_gradients' "
+                                         "gradients",
     "summary.create_db_writer": "tf.contrib.summary.create_file_writer (the SQLite "
                                 "writer left with TF 2)",
 })

@@ -2,7 +2,8 @@
 
 One module per contrib module (``hparams`` for ``tf.contrib.training.HParams``,
 ``summary`` and ``image`` for ``tf.contrib.summary`` / ``tf.contrib.image``,
-``layers`` for ``optimize_loss`` / ``embed_sequence``, ``losses`` and ``metrics`` for
+``layers`` for ``optimize_loss`` / ``embed_sequence``, ``opt`` for the tf.contrib.opt
+optimizers, ``losses`` and ``metrics`` for
 the contrib argument orders, ``data`` and ``cudnn_rnn`` for the few symbols they
 lacked). :mod:`tf1mem.compat.contrib`'s table says which names they serve; each
 is checked against TF 1.15.5's output (the ``contrib_*.py`` scripts of
