@@ -607,4 +607,22 @@ CASES = {
             ('momentumw losses:', [5.729167, 0.839813, 0.990441, 4.213482], 1e-05),
         ],
     ),
+    "contrib_learn.py": dict(
+        # TF 1.15.5's stdout (oracle), line for line.
+        args=["{tmpdir}"], exit_code=0,
+        lines=[
+            'vocab size: 20',
+            'ids: [[1, 2, 3, 4, 0, 0], [1, 2, 5, 0, 0, 0], [1, 6, 7, 8, 9, 0], [10, 11, 12, 13, 14, 15]]',
+            "reverse: ['I like deep learning <UNK> <UNK>', 'I like NLP <UNK> <UNK> <UNK>']",
+            'unknown: [1, 2, 0, 0, 0, 0]',
+            'like -> 2',
+            'restored same: [1, 2, 3, 4, 0, 0]',
+            'min_frequency ids: [[1, 2, 0, 0], [1, 2, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0]]',
+            'min_frequency size: 3',
+            'tokens: [["Don\'t", \'stop-me\', \'NOW\', \'Please\', \'Camel\', \'Case\']]',
+            'mode keys: train eval infer',
+            'mnist fake batch: (3, 784) [0, 0, 0]',
+            'mnist sizes: 10000 10000 10000',
+        ],
+    ),
 }
