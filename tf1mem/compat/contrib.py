@@ -379,22 +379,27 @@ REMOVED_SYMBOLS.update({
     "opt.AdamGSOptimizer": "tf.compat.v1.train.AdamOptimizer",
     "opt.clip_gradients_by_global_norm": "tf.clip_by_global_norm on compute_gradients' "
                                          "gradients",
-    "learn.Estimator": 'tf.estimator.Estimator (tf1mem provides it) with a model_fn returning tf.estimator.EstimatorSpec',
-    "learn.Experiment": 'tf.estimator.train_and_evaluate with TrainSpec / EvalSpec (tf1mem provides it)',
-    "learn.learn_runner": 'tf.estimator.train_and_evaluate (tf1mem provides it)',
-    "learn.SKCompat": "tf.estimator's train / evaluate / predict with tf.estimator.inputs.numpy_input_fn",
-    "learn.DNNClassifier": 'tf.estimator.DNNClassifier (tf1mem provides it)',
-    "learn.DNNRegressor": 'tf.estimator.DNNRegressor (tf1mem provides it)',
-    "learn.LinearClassifier": 'tf.estimator.LinearClassifier (tf1mem provides it)',
-    "learn.LinearRegressor": 'tf.estimator.LinearRegressor (tf1mem provides it)',
-    "learn.DNNLinearCombinedClassifier": 'tf.estimator.DNNLinearCombinedClassifier (tf1mem provides it)',
-    "learn.ModelFnOps": 'tf.estimator.EstimatorSpec',
-    "learn.MetricSpec": 'tf.estimator.EstimatorSpec(eval_metric_ops=...)',
-    "learn.monitors": 'tf.compat.v1.train.SessionRunHook subclasses',
-    "learn.infer_real_valued_columns_from_input": 'tf.feature_column.numeric_column',
-    "learn.KMeansClustering": 'tf.contrib.factorization.KMeans (tf1mem provides it) or sklearn.cluster.KMeans',
-    "learn.preprocessing.CategoricalProcessor": 'tf.keras.layers.StringLookup',
-    "learn.preprocessing.ByteProcessor": 'tf.strings.unicode_decode / tf.io.decode_raw',
+    "learn.Estimator": "tf.estimator.Estimator (tf1mem provides it) with a model_fn returning "
+                       "tf.estimator.EstimatorSpec",
+    "learn.Experiment": "tf.estimator.train_and_evaluate with TrainSpec / EvalSpec (tf1mem "
+                        "provides it)",
+    "learn.learn_runner": "tf.estimator.train_and_evaluate (tf1mem provides it)",
+    "learn.SKCompat": "tf.estimator's train / evaluate / predict with "
+                      "tf.estimator.inputs.numpy_input_fn",
+    "learn.DNNClassifier": "tf.estimator.DNNClassifier (tf1mem provides it)",
+    "learn.DNNRegressor": "tf.estimator.DNNRegressor (tf1mem provides it)",
+    "learn.LinearClassifier": "tf.estimator.LinearClassifier (tf1mem provides it)",
+    "learn.LinearRegressor": "tf.estimator.LinearRegressor (tf1mem provides it)",
+    "learn.DNNLinearCombinedClassifier": "tf.estimator.DNNLinearCombinedClassifier (tf1mem "
+                                         "provides it)",
+    "learn.ModelFnOps": "tf.estimator.EstimatorSpec",
+    "learn.MetricSpec": "tf.estimator.EstimatorSpec(eval_metric_ops=...)",
+    "learn.monitors": "tf.compat.v1.train.SessionRunHook subclasses",
+    "learn.infer_real_valued_columns_from_input": "tf.feature_column.numeric_column",
+    "learn.KMeansClustering": "tf.contrib.factorization.KMeans (tf1mem provides it) or "
+                              "sklearn.cluster.KMeans",
+    "learn.preprocessing.CategoricalProcessor": "tf.keras.layers.StringLookup",
+    "learn.preprocessing.ByteProcessor": "tf.strings.unicode_decode / tf.io.decode_raw",
     "summary.create_db_writer": "tf.contrib.summary.create_file_writer (the SQLite "
                                 "writer left with TF 2)",
 })
