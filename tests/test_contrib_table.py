@@ -37,6 +37,7 @@ def test_the_most_used_modules_are_provided():
 
 
 def test_removed_message_names_the_replacement():
-    msg = contrib.removed_message("tf.contrib.opt", contrib.REMOVED_CONTRIB["opt"])
-    assert "tf.contrib.opt was removed with TensorFlow 2" in msg
-    assert "AdamOptimizer" in msg
+    msg = contrib.removed_message("tf.contrib.opt.LARSOptimizer",
+                                  contrib.REMOVED_SYMBOLS["opt.LARSOptimizer"])
+    assert "tf.contrib.opt.LARSOptimizer was removed with TensorFlow 2" in msg
+    assert "Use instead: tf.keras.optimizers" in msg

@@ -263,6 +263,18 @@ def _image_symbols():
     return image.symbols()
 
 
+def _opt_symbols():
+    from tf1mem.compat.contrib_impl import opt
+
+    return opt.symbols()
+
+
+def _learn_symbols():
+    from tf1mem.compat.contrib_impl import learn
+
+    return learn.symbols()
+
+
 def _cudnn_extras():
     from tf1mem.compat.contrib_impl import cudnn_rnn
 
@@ -292,6 +304,16 @@ CONTRIB_MODULES.update({
                 "TF 1.15's summary_ops_v2 API (create_file_writer, always_record_summaries, "
                 "scalar(name, tensor, family, step), all_summary_ops, initialize) on TF 2's "
                 "copy of it in tensorflow.python.ops.summary_ops_v2, chosen by tf1mem"),
+    "opt": ((_opt_symbols,),
+            "tf1mem's re-implementation of LazyAdamOptimizer, NadamOptimizer, AdamWOptimizer, "
+            "MomentumWOptimizer, extend_with_decoupled_weight_decay, "
+            "MovingAverageOptimizer (swapping_saver) and ScipyOptimizerInterface on TF's v1 "
+            "optimizers, with TF1's slot and variable names"),
+    "learn": ((_learn_symbols,),
+              "tf1mem's re-implementation of preprocessing.VocabularyProcessor, "
+              "datasets (mnist: tf1mem's MNIST loader; load_dataset('mnist')), ModeKeys; "
+              "RunConfig is tf1mem's tf.estimator.RunConfig (Estimator, Experiment, "
+              "SKCompat, learn_runner are not provided)"),
     "image": ((_image_symbols,),
               "tf1mem's re-implementation of rotate, translate, transform and the "
               "projective-transform helpers on tf.raw_ops.ImageProjectiveTransformV3 "
@@ -339,6 +361,45 @@ REMOVED_SYMBOLS.update({
     "image.interpolate_spline": "tensorflow_addons.image.interpolate_spline",
     "image.bipartite_match": "scipy.optimize.linear_sum_assignment",
     "image.single_image_random_dot_stereograms": "no replacement in TF 2",
+    "opt.LARSOptimizer": "tf.keras.optimizers.Lion / SGD, or a tf.compat.v1.train."
+                         "Optimizer subclass scaling each layer's step by ||w|| / ||g||",
+    "opt.AdaMaxOptimizer": "tf.keras.optimizers.Adamax",
+    "opt.ShampooOptimizer": "no replacement in TF 2 (optax's shampoo outside TF)",
+    "opt.GGTOptimizer": "tf.compat.v1.train.AdamOptimizer",
+    "opt.PowerSignOptimizer": "tf.compat.v1.train.MomentumOptimizer",
+    "opt.AddSignOptimizer": "tf.compat.v1.train.MomentumOptimizer",
+    "opt.ElasticAverageOptimizer": "tf.distribute strategies",
+    "opt.ModelAverageOptimizer": "tf.distribute strategies",
+    "opt.AGNOptimizer": "tf.distribute strategies",
+    "opt.DropStaleGradientOptimizer": "tf.distribute strategies (synchronous training)",
+    "opt.MultitaskOptimizerWrapper": "tf.clip_by_global_norm per task, then one optimizer",
+    "opt.VariableClippingOptimizer": "tf.clip_by_norm on the variables after each step",
+    "opt.RegAdagradOptimizer": "tf.compat.v1.train.AdagradOptimizer",
+    "opt.LazyAdamGSOptimizer": "tf.contrib.opt.LazyAdamOptimizer (tf1mem provides it)",
+    "opt.AdamGSOptimizer": "tf.compat.v1.train.AdamOptimizer",
+    "opt.clip_gradients_by_global_norm": "tf.clip_by_global_norm on compute_gradients' "
+                                         "gradients",
+    "learn.Estimator": "tf.estimator.Estimator (tf1mem provides it) with a model_fn returning "
+                       "tf.estimator.EstimatorSpec",
+    "learn.Experiment": "tf.estimator.train_and_evaluate with TrainSpec / EvalSpec (tf1mem "
+                        "provides it)",
+    "learn.learn_runner": "tf.estimator.train_and_evaluate (tf1mem provides it)",
+    "learn.SKCompat": "tf.estimator's train / evaluate / predict with "
+                      "tf.estimator.inputs.numpy_input_fn",
+    "learn.DNNClassifier": "tf.estimator.DNNClassifier (tf1mem provides it)",
+    "learn.DNNRegressor": "tf.estimator.DNNRegressor (tf1mem provides it)",
+    "learn.LinearClassifier": "tf.estimator.LinearClassifier (tf1mem provides it)",
+    "learn.LinearRegressor": "tf.estimator.LinearRegressor (tf1mem provides it)",
+    "learn.DNNLinearCombinedClassifier": "tf.estimator.DNNLinearCombinedClassifier (tf1mem "
+                                         "provides it)",
+    "learn.ModelFnOps": "tf.estimator.EstimatorSpec",
+    "learn.MetricSpec": "tf.estimator.EstimatorSpec(eval_metric_ops=...)",
+    "learn.monitors": "tf.compat.v1.train.SessionRunHook subclasses",
+    "learn.infer_real_valued_columns_from_input": "tf.feature_column.numeric_column",
+    "learn.KMeansClustering": "tf.contrib.factorization.KMeans (tf1mem provides it) or "
+                              "sklearn.cluster.KMeans",
+    "learn.preprocessing.CategoricalProcessor": "tf.keras.layers.StringLookup",
+    "learn.preprocessing.ByteProcessor": "tf.strings.unicode_decode / tf.io.decode_raw",
     "summary.create_db_writer": "tf.contrib.summary.create_file_writer (the SQLite "
                                 "writer left with TF 2)",
 })
@@ -350,9 +411,7 @@ CONTRIB_SUBMODULES = {
     "eager.python.tfe": "eager",
 }
 # What a removed module still has under tf1mem (tensorflow.contrib.<name>.<...> aliases).
-PARTLY_PROVIDED = {
-    "learn": "tf.contrib.learn.datasets.mnist (tf1mem's MNIST loader)",
-}
+PARTLY_PROVIDED = {}
 
 
 def _describe(name):

@@ -84,6 +84,8 @@ _MODULE_ALIASES = {
     "tensorflow.examples.tutorials.mnist.mnist": "tf1mem.compat.tutorial_mnist",
     "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf1mem.data.input_data",
     "tensorflow.contrib.learn.datasets.mnist": "tf1mem.data.input_data",
+    "tensorflow.contrib.learn.datasets": "tf1mem.compat.contrib_impl.learn.datasets",
+    "tensorflow.contrib.learn.preprocessing": "tf1mem.compat.contrib_impl.learn.preprocessing",
     "tensorflow.estimator": "tf1mem.compat.estimator",
     "tensorflow.estimator.inputs": "tf1mem.compat.estimator.inputs",
     "tensorflow.estimator.export": "tf1mem.compat.estimator.export",
@@ -192,6 +194,11 @@ class _Finder(importlib.abc.MetaPathFinder):
         if fullname in _MODULE_ALIASES:
             return importlib.util.spec_from_loader(
                 fullname, _Loader(target=_MODULE_ALIASES[fullname]))
+        parts = fullname.split(".")
+        if len(parts) == 3 and parts[1] == "contrib" and parts[2] in contrib.CONTRIB_MODULES:
+            # A provided module with aliases below it (tensorflow.contrib.learn) is the
+            # table's module, not the virtual package those aliases would make.
+            return self._contrib_module(fullname, parts[2])
         if fullname in _VIRTUAL_PACKAGES:
             module = _VirtualPackage(fullname, f"{fullname}, provided by tf1mem's TF1 shim.")
             return importlib.util.spec_from_loader(
@@ -205,21 +212,22 @@ class _Finder(importlib.abc.MetaPathFinder):
             module = _VirtualPackage(fullname, f"{fullname}, provided by tf1mem's TF1 shim.")
             return importlib.util.spec_from_loader(
                 fullname, _Loader(module=module), is_package=True)
-        parts = fullname.split(".")
         name = parts[2]
         if name in contrib.CONTRIB_MODULES:
             sources = contrib.CONTRIB_MODULES[name][0]
-            if len(parts) == 3:
-                if isinstance(sources, str):
-                    return importlib.util.spec_from_loader(fullname, _Loader(target=sources))
-                return importlib.util.spec_from_loader(
-                    fullname, _Loader(module=contrib.make_composite(fullname, name)),
-                    is_package=True)
             if isinstance(sources, str):  # e.g. tensorflow.contrib.slim.nets
                 real = ".".join([sources] + parts[3:])
                 if importlib.util.find_spec(real) is not None:
                     return importlib.util.spec_from_loader(fullname, _Loader(target=real))
         raise _missing_module_error(fullname)
+
+    @staticmethod
+    def _contrib_module(fullname, name):
+        sources = contrib.CONTRIB_MODULES[name][0]
+        if isinstance(sources, str):
+            return importlib.util.spec_from_loader(fullname, _Loader(target=sources))
+        return importlib.util.spec_from_loader(
+            fullname, _Loader(module=contrib.make_composite(fullname, name)), is_package=True)
 
 
 _LIBRARY_ROOTS = None
