@@ -3,6 +3,13 @@
 Each task is tests/cluster_scripts/estimator_tf_config.py under ``python -m tf1mem.run``
 (servers on loopback through its bind shim), started here as a subprocess with its own
 TF_CONFIG, in its own process group; every group is killed at the end, on failure too.
+
+TF 1.15.5 (the oracle, each task under the same LD_PRELOAD loopback shim) ran the same
+four tasks and printed the same lines this test checks: chief and worker
+"global_step >= 100: True", the evaluator's last evaluation at global step 100 ("Exiting
+evaluation, global_step=100 >= train max_steps=100") with metric keys "average_loss
+global_step label/mean loss prediction/mean"; the loss values differ run to run (async
+updates, shuffled input), so only "loss < 1" is checked.
 """
 
 import json
