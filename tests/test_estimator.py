@@ -44,14 +44,24 @@ def test_run_config_defaults_are_tf1s(monkeypatch):
     ({"type": "chief", "index": 0}, True, "grpc://localhost:1000", 1, 3),
     ({"type": "worker", "index": 1}, False, "grpc://localhost:1002", 1, 3),
     ({"type": "ps", "index": 0}, False, "grpc://localhost:2000", 1, 3),
-    ({"type": "evaluator", "index": 0}, False, "", 1, 3),
+    ({"type": "evaluator", "index": 0}, False, "", 0, 0),
 ])
 def test_run_config_reads_tf_config(monkeypatch, task, chief, master, ps, workers):
     cluster = {"chief": ["localhost:1000"], "worker": ["localhost:1001", "localhost:1002"],
                "ps": ["localhost:2000"]}
     monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster, "task": task}))
     config = run_config.RunConfig()
-    assert config.cluster_spec.as_dict() == cluster
+    # TF 1.15.5: the evaluator is outside the cluster (empty ClusterSpec, no replicas);
+    # each training task's session sees only the ps and itself.
+    if task["type"] == "evaluator":
+        assert config.cluster_spec.as_dict() == {}
+        assert list(config.session_config.device_filters) == []
+    else:
+        assert config.cluster_spec.as_dict() == cluster
+        own = {"chief": "/job:chief", "worker": "/job:worker/task:1",
+               "ps": "/job:worker"}[task["type"]]
+        assert "/job:ps" in config.session_config.device_filters
+        assert own in config.session_config.device_filters
     assert (config.task_type, config.task_id) == (task["type"], task["index"])
     assert (config.is_chief, config.master) == (chief, master)
     assert (config.num_ps_replicas, config.num_worker_replicas) == (ps, workers)

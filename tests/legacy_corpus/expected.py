@@ -241,6 +241,24 @@ CASES = {
             'BaselineRegressor predicts: predictions',
         ],
     ),
+    "estimator_exporters.py": dict(
+        args=[], exit_code=0,
+        # every line, as TF 1.15.5 printed it (3 evaluations; BestExporter skips the
+        # first, already the best in the event files it reads first)
+        lines=[
+            'global_step: 6',
+            'metric keys: average_loss global_step label/mean loss prediction/mean',
+            "exporter calls: [(2, False, 'export/recorder', 'model.ckpt-2'), (4, False, 'export/recorder', 'model.ckpt-4'), (6, True, 'export/recorder', 'model.ckpt-6')]",
+            "export results: [('export/latest', True), ('export/final', True), ('export/best', True), None]",
+            "export folders: ['best', 'final', 'latest']",
+            "best: 2 export(s), all timestamps: True, contents: ['saved_model.pb', 'variables']",
+            "final: 1 export(s), all timestamps: True, contents: ['saved_model.pb', 'variables']",
+            "latest: 2 export(s), all timestamps: True, contents: ['saved_model.pb', 'variables']",
+            'latest export loads: predicts -2.70797',
+            'TypeError: `exporters` must be an Exporter, an iterable of Exporter, or `None`, found not an exporter',
+            'ValueError: `exporters` must have unique names',
+        ],
+    ),
     "estimator_export_predictor.py": dict(
         args=[], exit_code=0,
         # every line, as TF 1.15.5 printed it

@@ -4,8 +4,9 @@ TensorFlow removed ``tf.estimator`` in 2.16; this package is what TF1 scripts ge
 ``tf.estimator`` (and ``import tensorflow.estimator``) under ``python -m tf1mem.run``,
 ``tf1mem.v1`` and ``tf1mem.legacy()``. It provides :class:`Estimator`,
 :class:`EstimatorSpec`, :class:`ModeKeys`, :class:`RunConfig`, ``inputs``
-(``numpy_input_fn``, ``pandas_input_fn``), ``train_and_evaluate`` with
-:class:`TrainSpec` / :class:`EvalSpec` (one process), the canned ``LinearRegressor``,
+(``numpy_input_fn``, ``pandas_input_fn``), ``export``, ``train_and_evaluate`` with
+:class:`TrainSpec` / :class:`EvalSpec` (locally or over a ``TF_CONFIG`` cluster) and the
+exporters (:class:`LatestExporter`, :class:`FinalExporter`, :class:`BestExporter`), the canned ``LinearRegressor``,
 ``LinearClassifier``, ``DNNRegressor``, ``DNNClassifier``, ``DNNLinearCombined*``,
 ``Baseline*`` (TF1's variable names, heads and metric keys) and TF1's hook aliases (``tf.estimator.SessionRunHook``, ...). Every
 other TF1 name raises :class:`tf1mem.compat.contrib.RemovedAttributeError` naming what
@@ -16,12 +17,15 @@ import importlib
 
 from tf1mem.compat.estimator import export, inputs
 from tf1mem.compat.estimator.estimator import Estimator, WarmStartSettings
+from tf1mem.compat.estimator.exporter import (BestExporter, Exporter, FinalExporter,
+                                              LatestExporter)
 from tf1mem.compat.estimator.model_fn import EstimatorSpec, ModeKeys
 from tf1mem.compat.estimator.run_config import RunConfig
 from tf1mem.compat.estimator.training import EvalSpec, TrainSpec, train_and_evaluate
 
 __all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "WarmStartSettings",
-           "TrainSpec", "EvalSpec", "train_and_evaluate", "inputs", "export", "LinearRegressor",
+           "TrainSpec", "EvalSpec", "train_and_evaluate", "inputs", "export", "Exporter",
+           "LatestExporter", "FinalExporter", "BestExporter", "LinearRegressor",
            "LinearClassifier", "DNNRegressor", "DNNClassifier", "DNNLinearCombinedClassifier",
            "DNNLinearCombinedRegressor", "BaselineClassifier", "BaselineRegressor", "VocabInfo"]
 
@@ -56,10 +60,6 @@ _NOT_PROVIDED = {
     "BaselineEstimator": "a custom model_fn",
     "LinearEstimator": "tf.estimator.LinearRegressor / LinearClassifier, or a custom model_fn",
     "DNNEstimator": "tf.estimator.DNNRegressor / DNNClassifier, or a custom model_fn",
-    "Exporter": "tf.compat.v1.saved_model",
-    "LatestExporter": "tf.compat.v1.saved_model",
-    "FinalExporter": "tf.compat.v1.saved_model",
-    "BestExporter": "tf.compat.v1.saved_model",
     "experimental": "tf.keras (tf.estimator.experimental left with tf.estimator in TF 2.16)",
     "add_metrics": "return the extra metrics from your own model_fn's eval_metric_ops",
     "classifier_parse_example_spec": "tf.compat.v1.feature_column.make_parse_example_spec "

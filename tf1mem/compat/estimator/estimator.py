@@ -89,6 +89,20 @@ def _dataset_hook_class():
     return _DatasetInitializerHook
 
 
+def _replica_device_setter(config):
+    """TF 1.15's default device function: variables on the ps tasks, round robin."""
+    if not config.num_ps_replicas:
+        return None
+    from tensorflow.python.training import device_setter
+
+    v1 = _v1()
+    worker = (f"/job:{config.task_type}/task:{config.task_id}" if config.task_type
+              else "/job:worker")
+    return v1.train.replica_device_setter(
+        ps_tasks=config.num_ps_replicas, worker_device=worker, merge_devices=True,
+        ps_ops=list(device_setter.STANDARD_PS_OPS), cluster=config.cluster_spec)
+
+
 def _final_ops_hook(final_ops):
     return _v1().train.FinalOpsHook(final_ops)
 
@@ -178,6 +192,7 @@ class Estimator:
             raise ValueError(f"warm_start_from must be a path or a tf.estimator."
                              f"WarmStartSettings, got {warm_start_from!r}")
         self._warm_start = warm_start_from
+        self._device_fn = config.device_fn or _replica_device_setter(config)
 
     def __getattr__(self, name):
         if name in _NOT_PROVIDED:
@@ -278,10 +293,10 @@ class Estimator:
             raise ValueError(f"model_fn should return an EstimatorSpec, got {spec!r}")
         return spec
 
-    def _new_graph(self):
+    def _new_graph(self, device_fn=None):
         v1 = _v1()
         graph = v1.Graph()
-        with graph.as_default():
+        with graph.as_default(), graph.device(device_fn):
             if self._config.tf_random_seed is not None:
                 v1.set_random_seed(self._config.tf_random_seed)
             v1.train.get_or_create_global_step(graph)
@@ -333,8 +348,8 @@ class Estimator:
             if latest and int(v1.train.load_variable(latest, "global_step")) >= max_steps:
                 _log("Skipping training since max_steps has already saved.")
                 return self
-        graph = self._new_graph()
-        with graph.as_default():
+        graph = self._new_graph(self._device_fn)
+        with graph.as_default(), graph.device(self._device_fn):
             global_step = v1.train.get_global_step()
             features, labels, input_hooks = self._features_and_labels(input_fn, ModeKeys.TRAIN)
             spec = self._call_model_fn(features, labels, ModeKeys.TRAIN, self.config)

@@ -40,12 +40,12 @@ def _check_int(name, value, minimum):
                          f"got {value!r}")
 
 
-def _default_session_config():
+def _default_session_config(device_filters=()):
     from tf1mem._tf import v1
 
     from tensorflow.core.protobuf import rewriter_config_pb2
 
-    config = v1().ConfigProto(allow_soft_placement=True)
+    config = v1().ConfigProto(allow_soft_placement=True, device_filters=list(device_filters))
     config.graph_options.rewrite_options.meta_optimizer_iterations = (
         rewriter_config_pb2.RewriterConfig.ONE)
     return config
@@ -132,7 +132,7 @@ class RunConfig:
         self._session_creation_timeout_secs = session_creation_timeout_secs
         self._init_cluster(_parse_tf_config())
         if self._session_config is None:
-            self._session_config = _default_session_config()
+            self._session_config = _default_session_config(self._device_filters())
 
     def _init_cluster(self, tf_config):
         from tf1mem._tf import v1
@@ -164,7 +164,10 @@ class RunConfig:
                 raise ValueError("TF_CONFIG: the cluster must have exactly one chief")
             self._task_type, self._task_id = task_type, task_id
             if task_type == TaskType.EVALUATOR:
+                # TF 1.15: the evaluator is outside the training cluster, in a session
+                # of its own.
                 self._master, self._is_chief = "", False
+                self._cluster_spec = v1().train.ClusterSpec({})
             else:
                 address = self._cluster_spec.task_address(task_type, task_id)
                 self._master = f"grpc://{address}"
@@ -176,6 +179,8 @@ class RunConfig:
             self._num_worker_replicas = (len(cluster.get(TaskType.WORKER, ()))
                                          + len(cluster.get(TaskType.CHIEF, ()))
                                          + len(cluster.get(TaskType.MASTER, ())))
+            if task_type == TaskType.EVALUATOR:
+                self._num_ps_replicas = self._num_worker_replicas = 0
             order = [TaskType.CHIEF, TaskType.MASTER, TaskType.WORKER]
             if task_type in order:
                 offset = sum(len(cluster.get(t, ())) for t in order[:order.index(task_type)])
@@ -191,6 +196,19 @@ class RunConfig:
             self._num_worker_replicas = 1
             self._global_id_in_cluster = 0
         self._evaluation_master = ""
+
+    def _device_filters(self):
+        """TF 1.15's default device filters: a task's sessions see only the ps and itself.
+
+        Without them a worker's session would wait for every other task of the cluster.
+        """
+        if not self._cluster_spec.as_dict():
+            return ()
+        return {TaskType.MASTER: ("/job:ps", "/job:master"),
+                TaskType.CHIEF: ("/job:ps", "/job:chief"),
+                TaskType.WORKER: ("/job:ps", f"/job:worker/task:{self._task_id}"),
+                TaskType.PS: ("/job:ps", "/job:worker", "/job:chief", "/job:master"),
+                }.get(self._task_type, ())
 
     # The settings, read-only as in TF1.
     model_dir = property(lambda self: self._model_dir)
