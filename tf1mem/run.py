@@ -11,7 +11,9 @@ the session-config flags of :mod:`tf1mem.config` (``--allow-growth``,
 environment variables too), applied to every Session the script creates and merged
 with the script's own config (the script's explicit value wins unless
 ``--force-config``), ``--placement-report FILE`` (``.csv`` or ``.json``) and
-``--seed N`` (as if the script began with ``tf.set_random_seed(N)``; TF1's MNIST
+``--memory-report FILE`` (``.json`` or ``.csv``: each ``session.run`` label's
+peak per device and largest tensors, from its first runs traced with
+``FULL_TRACE``; a one-line summary on stderr at exit), ``--seed N`` (as if the script began with ``tf.set_random_seed(N)``; TF1's MNIST
 loader then shuffles deterministically, as it did under TF 1.x).
 
 Exit status, ``sys.exit`` codes, uncaught exceptions (traceback from the script's
@@ -58,6 +60,7 @@ class RunOptions:
       placement_report: ``.csv``/``.json`` path for the placement report, or None.
       seed: graph-level seed to set before the script runs, or None.
       allow_remote: let the script's gRPC servers listen on every interface.
+      memory_report: ``.json``/``.csv`` path for the per-run-label memory report, or None.
       numpy_compat: the script and its own modules get NumPy 1.x's removed names
         (:mod:`tf1mem.compat.legacy_numpy`); ``--no-numpy-compat`` turns it off.
     """
@@ -71,6 +74,7 @@ class RunOptions:
     seed: Optional[int] = None
     allow_remote: bool = False
     numpy_compat: bool = True
+    memory_report: Optional[str] = None
 
 
 def _parser():
@@ -94,6 +98,10 @@ def _parser():
                              "(creates the default graph, so not for eager scripts)")
     parser.add_argument("--placement-report", metavar="FILE",
                         help="write each session run's node -> device table (.csv or .json)")
+    parser.add_argument("--memory-report", metavar="FILE",
+                        help="write each session.run label's peak memory per device and "
+                             "its largest tensors, from traced runs (.json or .csv); a "
+                             "one-line summary goes to stderr at exit")
     parser.add_argument("--no-numpy-compat", dest="numpy_compat", action="store_false",
                         help="give the script NumPy as installed: no np.float, np.int, "
                              "np.asscalar, np.reshape(newshape=) ... of NumPy 1.x")
@@ -154,6 +162,13 @@ def parse_args(argv):
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             parser.error(f"--placement-report {report!r}: folder {folder!r} does not "
                          f"exist or is not writable; create it or choose another path")
+    if ns.memory_report:
+        from tf1mem.observe import run_memory
+
+        try:
+            run_memory.check_report_path(ns.memory_report)
+        except errors.UsageError as exc:
+            parser.error(str(exc))
     try:
         session = config.resolve_options(config.options_from_args(ns))
     except errors.ConfigError as exc:
@@ -162,7 +177,8 @@ def parse_args(argv):
         script=target[0] if target else None, module=ns.module, args=tuple(rest),
         session=None if session == config.SessionOptions() else session,
         force_config=ns.force_config, placement_report=ns.placement_report, seed=ns.seed,
-        allow_remote=ns.allow_remote, numpy_compat=ns.numpy_compat)
+        allow_remote=ns.allow_remote, numpy_compat=ns.numpy_compat,
+        memory_report=ns.memory_report)
 
 
 def _keep_servers_on_loopback(opts, argv):

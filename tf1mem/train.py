@@ -165,24 +165,13 @@ def _run(opts: TrainOptions) -> int:
 
 def _explain_oom(exc, batch_size) -> None:
     """Prints the short out-of-memory table; TF's full report goes to a file."""
-    import tempfile
-
-    from tf1mem import _atomic
     from tf1mem.observe import memory
 
     graph = getattr(getattr(exc, "op", None), "graph", None)
-    report = memory.explain_oom(exc, graph, batch_size)
-    limit = memory.device_memory_limit(None, report.device) if report.device else None
-    bound = memory.batch_upper_bound(report, limit)
-    fd, path = tempfile.mkstemp(prefix="tf1mem-oom-", suffix=".txt")
-    os.close(fd)
-    _atomic.write_text(path, report.raw + "\n")
-    print("tf1mem.train: out of memory\n" + memory.format_oom(report, path), file=sys.stderr)
-    if bound is not None:
-        print(f"predicted largest batch that fits: at most {bound} (the failed step needed "
-              f"at least what it held plus what it asked for; "
-              f"python -m tf1mem.memory fit --budget {memory.format_budget(limit)} "
-              f"measures it)", file=sys.stderr)
+    device = memory.explain_oom(exc).device
+    limit = memory.device_memory_limit(None, device) if device else None
+    print("tf1mem.train: out of memory\n" + memory.describe_oom(exc, graph, batch_size, limit),
+          file=sys.stderr)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

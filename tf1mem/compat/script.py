@@ -23,7 +23,8 @@ __all__ = ["PRELOAD", "run_script"]
 PRELOAD = ("tf1mem.compat.shim", "tf1mem.compat.contrib", "tf1mem.config",
            "tf1mem.data.input_data", "tf1mem.data.fetch", "tf1mem.data.idx",
            "tf1mem.compat.tutorial_mnist", "tf1mem.compat.session_hooks",
-           "tf1mem.observe.placement", "tf1mem.compat.py2_hints")
+           "tf1mem.observe.placement", "tf1mem.compat.py2_hints",
+           "tf1mem.observe.memory", "tf1mem.observe.run_memory")
 
 
 def _user_traceback(tb, path):
@@ -44,6 +45,22 @@ def _print_py2_hint(exc):
     line = py2_hints.hint(exc)
     if line is not None:
         print(line, file=sys.stderr)
+
+
+def _explain_oom(exc):
+    """After the traceback of an uncaught out-of-memory error: tf1mem's short table."""
+    from tf1mem.compat import session_hooks
+
+    found = session_hooks.oom_context(exc)
+    if found is None:
+        return
+    from tf1mem.observe import memory
+
+    try:
+        text = memory.describe_oom(*found)
+    except Exception as err:  # the script's own failure stays what is reported
+        text = f"(could not be explained: {err!r})"
+    print("tf1mem.run: out of memory\n" + text, file=sys.stderr)
 
 
 def _exec_file(path, init_globals):
@@ -202,7 +219,8 @@ def run_script(opts, *, forbid_servers=None):
     shim.install(session_options=opts.session, force_config=opts.force_config,
                  placement_report=opts.placement_report, forbid_servers=forbid_servers,
                  import_hook="modules", allow_remote=opts.allow_remote, lazy=True,
-                 on_tensorflow=on_tensorflow, numpy_compat=opts.numpy_compat)
+                 on_tensorflow=on_tensorflow, numpy_compat=opts.numpy_compat,
+                 memory_report=opts.memory_report)
     init_globals = shim.user_globals()
     saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
     try:
@@ -229,6 +247,7 @@ def run_script(opts, *, forbid_servers=None):
                 # The default hook prints exc.__traceback__, whatever tb it is given.
                 sys.excepthook(type(exc), exc.with_traceback(user_tb), user_tb)
                 _print_py2_hint(exc)
+                _explain_oom(exc)
                 # A tf1mem error at the script's line (a server that must not start)
                 # keeps its documented exit code; anything else is python's 1.
                 raise SystemExit(errors.exit_code_for(exc)
@@ -254,6 +273,7 @@ def run_script(opts, *, forbid_servers=None):
                     user_tb = None  # a module that does not compile: its file and line
                 sys.excepthook(type(exc), exc.with_traceback(user_tb), user_tb)
                 _print_py2_hint(exc)
+                _explain_oom(exc)
                 raise SystemExit(errors.exit_code_for(exc)
                                  if isinstance(exc, errors.Error) else 1) from None
     finally:
@@ -263,6 +283,15 @@ def run_script(opts, *, forbid_servers=None):
             except (OSError, errors.Error) as exc:  # keep the script's own exit status
                 print(f"tf1mem.run: could not write --placement-report "
                       f"{opts.placement_report!r}: {exc}", file=sys.stderr)
+        if opts.memory_report:
+            try:
+                written = shim.write_memory_report()
+                if written is not None:
+                    print(f"tf1mem.run: memory report {written[0]}: {written[1]}",
+                          file=sys.stderr)
+            except (OSError, errors.Error) as exc:  # keep the script's own exit status
+                print(f"tf1mem.run: could not write --memory-report "
+                      f"{opts.memory_report!r}: {exc}", file=sys.stderr)
         sys.argv = saved_argv
         if saved_path0 is not None:
             sys.path[0] = saved_path0

@@ -11,7 +11,14 @@ of ``tf.compat.v1.Session``, ``InteractiveSession`` and the sessions that
 - optionally reports where each node ran: the first run of each distinct
   (session, fetches, feeds) signature asks TensorFlow for its partition graphs
   (``RunOptions.output_partition_graphs``), whose nodes carry their assigned
-  devices. This works where TF's C-level placement log is invisible.
+  devices. This works where TF's C-level placement log is invisible;
+- optionally records memory per run label (``memory_log``, a
+  :class:`tf1mem.observe.run_memory.RunMemoryLog`): the first runs of each label are
+  traced with ``FULL_TRACE`` and their step stats swept;
+- always asks for TensorFlow's live-tensor list should a run run out of memory
+  (``report_tensor_allocations_upon_oom``) and notes, on the
+  ``ResourceExhaustedError``, the graph, the batch fed and the device's limit, so
+  that :func:`oom_context` can explain it if the script does not catch it.
 
 Only :mod:`tf1mem.compat.shim` installs these hooks; :meth:`SessionHooks.uninstall` puts
 the original methods back.
@@ -23,7 +30,26 @@ import weakref
 
 from tf1mem import config
 
-__all__ = ["SessionHooks"]
+__all__ = ["SessionHooks", "oom_context"]
+
+_OOM_ATTR = "_tf1mem_oom_context"
+
+
+def oom_context(exc):
+    """``(exc, graph, batch_size, limit)`` of the first out-of-memory error in
+    ``exc``'s chain (cause, context), or None; graph, batch and limit are None
+    where no hooked run noted them."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if type(exc).__name__ == "ResourceExhaustedError":
+            noted = getattr(exc, _OOM_ATTR, None)
+            if noted is not None:
+                return (exc, *noted)
+            graph = getattr(getattr(exc, "op", None), "graph", None)
+            return exc, graph, None, None
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _name_of(item):
@@ -33,8 +59,10 @@ def _name_of(item):
 class SessionHooks:
     """Wraps the TF Session base class for config merging and placement reports."""
 
-    def __init__(self, session_options=None, *, force=False, placement=False):
+    def __init__(self, session_options=None, *, force=False, placement=False,
+                 memory_log=None):
         self._options = session_options
+        self._memory = memory_log
         self._force = force
         self._placement = placement
         self._originals = None
@@ -43,6 +71,7 @@ class SessionHooks:
         self._numbers = weakref.WeakKeyDictionary()  # session -> number, in creation order
         self._counter = itertools.count()
         self.runs = []  # [(label, [PlacementRow, ...])]
+        self.memory_log = memory_log
 
     def install(self):
         """Wraps the Session methods; call :meth:`uninstall` to restore them."""
@@ -57,29 +86,51 @@ class SessionHooks:
             original_init(self, target, graph, config)
             hooks._numbers[self] = next(hooks._counter)
 
-        def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-            if not hooks._placement:
-                return original_run(self, fetches, feed_dict, options, run_metadata)
-            key = hooks._signature(self, fetches, feed_dict)
-            if key is None:
-                return original_run(self, fetches, feed_dict, options, run_metadata)
-            from tensorflow.core.protobuf import config_pb2
+        from tensorflow.core.protobuf import config_pb2
 
-            run_options = config_pb2.RunOptions()
-            if options is not None:
+        oom_options = config_pb2.RunOptions(report_tensor_allocations_upon_oom=True)
+        full_trace = config_pb2.RunOptions.FULL_TRACE
+
+        def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+            # Every run asks for the live-tensor list on out-of-memory (it costs
+            # nothing otherwise); a copy when the script gave options of its own.
+            if options is None:
+                run_options = oom_options
+            else:
+                run_options = config_pb2.RunOptions()
                 run_options.CopyFrom(options)
-            run_options.output_partition_graphs = True
-            metadata = run_metadata if run_metadata is not None else config_pb2.RunMetadata()
-            result = original_run(self, fetches, feed_dict, run_options, metadata)
-            hooks._record(self, key, metadata)
+                run_options.report_tensor_allocations_upon_oom = True
+            metadata = run_metadata
+            key = hooks._signature(self, fetches, feed_dict) if hooks._placement else None
+            if key is not None:
+                run_options = _copy(run_options, oom_options)
+                run_options.output_partition_graphs = True
+            traced = hooks._trace(self, fetches, feed_dict, options, run_metadata)
+            if traced is not None and run_options.trace_level != full_trace:
+                run_options = _copy(run_options, oom_options)
+                run_options.trace_level = full_trace
+            if (key is not None or traced is not None) and metadata is None:
+                metadata = config_pb2.RunMetadata()
+            try:
+                result = original_run(self, fetches, feed_dict, run_options, metadata)
+            except Exception as exc:
+                if type(exc).__name__ == "ResourceExhaustedError":
+                    hooks._note_oom(self, exc, feed_dict)
+                raise
+            if key is not None:
+                hooks._record(self, key, metadata)
+            if traced is not None:
+                hooks._memory.record(traced[0], traced[1], metadata, self.graph, feed_dict)
+                if run_metadata is not None and (options is None
+                                                 or options.trace_level == 0):
+                    run_metadata.ClearField("step_stats")  # as the script asked
             return result
 
         __init__.__wrapped__ = original_init
         run.__wrapped__ = original_run
         self._originals = (base, original_init, original_run)
         base.__init__ = __init__
-        if self._placement:  # otherwise every run would pay a Python call for nothing
-            base.run = run
+        base.run = run
 
     def uninstall(self):
         """Puts the original Session methods back."""
@@ -99,6 +150,34 @@ class SessionHooks:
         merged = config.merge_config(script_config, self._options, force=self._force)
         config.note_session_config(merged)
         return merged
+
+    def _trace(self, session, fetches, feed_dict, options, run_metadata):
+        """(session number, label) when this run is to be traced for memory, else None."""
+        if self._memory is None:
+            return None
+        if options is not None and options.trace_level not in (0, options.FULL_TRACE):
+            return None  # the script asked for another trace: give it that one
+        from tf1mem.observe import run_memory
+
+        number = self._numbers.get(session, -1)
+        label = run_memory.fetch_label(fetches)
+        if not self._memory.should_trace(number, label, feed_dict):
+            return None
+        return number, label
+
+    def _note_oom(self, session, exc, feed_dict):
+        from tf1mem.observe import memory, run_memory
+
+        try:
+            device = memory.explain_oom(exc).device
+            limit = memory.device_memory_limit(session, device) if device else None
+        except Exception:  # noting must never hide the script's own error
+            limit = None
+        try:
+            setattr(exc, _OOM_ATTR, (session.graph, run_memory.feed_batch_size(feed_dict),
+                                     limit))
+        except AttributeError:
+            pass
 
     def _signature(self, session, fetches, feed_dict):
         import tensorflow as tf
@@ -135,3 +214,14 @@ class SessionHooks:
         with self._lock:
             runs = list(self.runs)
         placement.write_report(path, runs)
+
+
+def _copy(run_options, shared):
+    """A RunOptions the wrapper may change: the shared default is copied first."""
+    if run_options is not shared:
+        return run_options
+    from tensorflow.core.protobuf import config_pb2
+
+    copy = config_pb2.RunOptions()
+    copy.CopyFrom(shared)
+    return copy

@@ -69,6 +69,7 @@ __all__ = [
     "LEGACY_KERAS_ENV",
     "install",
     "uninstall",
+    "write_memory_report",
     "is_installed",
     "legacy",
     "is_user_code",
@@ -643,7 +644,7 @@ def _install_server_guard(state, forbid_reason, allow_remote):
 
 def install(*, session_options=None, force_config=False, placement_report=None,
             forbid_servers=None, import_hook="builtins", allow_remote=False, lazy=False,
-            on_tensorflow=None, numpy_compat=False):
+            on_tensorflow=None, numpy_compat=False, memory_report=None):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -683,6 +684,10 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         ``np.reshape(newshape=)``; :mod:`tf1mem.compat.legacy_numpy`), each noted
         once on stderr; the real ``numpy`` module, which libraries see, is not
         changed. The runner's default (``--no-numpy-compat`` turns it off).
+      memory_report: a path (``.json`` / ``.csv``); every session run label's
+        per-device peak and largest tensors are recorded from traced runs
+        (:mod:`tf1mem.observe.run_memory`) and written by
+        :func:`write_memory_report`.
 
     Returns:
       The module ``import tensorflow`` now gives user code; None after
@@ -699,10 +704,11 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         raise errors.ShimError("lazy=True needs import_hook='modules' (the runner's): "
                                "the process-wide hook must see code that exists already")
     options = (session_options, bool(force_config), placement_report, forbid_servers,
-               import_hook, bool(allow_remote), bool(numpy_compat))
+               import_hook, bool(allow_remote), bool(numpy_compat), memory_report)
     with _LOCK:
         if _STATE is not None:
-            if options[:4] != (None, False, None, None) and options != _STATE.options:
+            if (options[:4] != (None, False, None, None) or options[7]) \
+                    and options != _STATE.options:
                 raise errors.ShimError(
                     f"tf1mem's shim is installed already with other options "
                     f"({_STATE.options!r}); call tf1mem.uninstall() first.")
@@ -759,8 +765,14 @@ def _activate(state):
 
             # Always: even with no options, every session is noted, so that GPU
             # options coming too late to take effect are warned about.
+            memory_log = None
+            if state.options[7]:
+                from tf1mem.observe import run_memory
+
+                memory_log = run_memory.RunMemoryLog()
             state.session_hooks = session_hooks.SessionHooks(
-                session_options, force=force_config, placement=bool(placement_report))
+                session_options, force=force_config, placement=bool(placement_report),
+                memory_log=memory_log)
             state.session_hooks.install()
             state.undo.append(state.session_hooks.uninstall)
             _install_server_guard(state, forbid_servers, allow_remote)
@@ -874,6 +886,28 @@ def write_placement_report(path=None):
 
             placement.write_report(path, [])
         return path
+
+
+def write_memory_report():
+    """Writes the memory report collected so far (``install(memory_report=)``).
+
+    Returns:
+      ``(path, one-line summary)``, or None when no memory report was asked for.
+    """
+    with _LOCK:
+        state = _STATE
+        if state is None or not state.options[7]:
+            return None
+        path = state.options[7]
+        hooks = state.session_hooks
+        if hooks is not None and hooks.memory_log is not None:
+            log = hooks.memory_log
+        else:  # a lazy install whose program never imported TensorFlow: no runs
+            from tf1mem.observe import run_memory
+
+            log = run_memory.RunMemoryLog()
+        log.write(path)
+        return path, log.summary()
 
 
 def uninstall():

@@ -55,7 +55,7 @@ from tf1mem.observe import placement
 __all__ = ["TensorRecord", "DeviceMemory", "StepMemory", "step_memory", "measure_step",
            "format_table", "parse_bytes", "format_bytes", "format_budget", "fit_linear", "largest_batch",
            "allocator_stats_available", "device_memory_limit", "batch_upper_bound", "OomReport", "explain_oom", "format_oom",
-           "oom_run_options", "short_device", "align_rows", "TOP_TENSORS"]
+           "oom_run_options", "short_device", "align_rows", "TOP_TENSORS", "describe_oom"]
 
 # How many of the largest live tensors a report lists.
 TOP_TENSORS = 8
@@ -761,3 +761,38 @@ def format_oom(report: OomReport, raw_path=None) -> str:
     if raw_path is not None:
         lines.append(f"TensorFlow's full report: {os.fspath(raw_path)}")
     return "\n".join(lines)
+
+
+def describe_oom(exc, graph=None, batch_size=None, limit=None, raw_path=None) -> str:
+    """The short explanation of an out-of-memory error; TF's raw report to a file.
+
+    What ``tf1mem.train`` and ``tf1mem.run`` print: :func:`format_oom` of
+    :func:`explain_oom`, then the upper bound of :func:`batch_upper_bound` when the
+    device's ``limit`` and the batch are known.
+
+    Args:
+      exc: the ``ResourceExhaustedError``.
+      graph: the graph run (op, shape, dtype of the live tensors), or None.
+      batch_size: the batch fed, or None.
+      limit: the device's byte limit (:func:`device_memory_limit`), or None.
+      raw_path: where TensorFlow's whole message goes; None: a new temporary file.
+
+    Returns:
+      The text to print (it names the raw report's file).
+    """
+    import tempfile
+
+    from tf1mem import _atomic
+
+    report = explain_oom(exc, graph, batch_size)
+    if raw_path is None:
+        fd, raw_path = tempfile.mkstemp(prefix="tf1mem-oom-", suffix=".txt")
+        os.close(fd)
+    _atomic.write_text(raw_path, report.raw + "\n")
+    text = format_oom(report, raw_path)
+    bound = batch_upper_bound(report, limit)
+    if bound is not None:
+        text += (f"\npredicted largest batch that fits: at most {bound} (the failed step "
+                 f"needed at least what it held plus what it asked for; "
+                 f"python -m tf1mem.memory fit --budget {format_budget(limit)} measures it)")
+    return text

@@ -1,0 +1,134 @@
+"""tf1mem.run --memory-report and the out-of-memory explanation under tf1mem.run."""
+
+import json
+import re
+import shutil
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests import _subproc
+
+CORPUS = Path(__file__).resolve().parent / "legacy_corpus"
+
+_OOM_SCRIPT = """
+import numpy as np
+import tensorflow as tf
+x = tf.placeholder(tf.float32, [None, 1000])
+w1 = tf.Variable(tf.ones([1000, 1000]))
+w2 = tf.Variable(tf.ones([1000, 4000]))
+h = tf.matmul(x, w1)
+y = tf.reduce_sum(tf.matmul(h, w2))
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+print(sess.run(y, feed_dict={x: np.ones((10, 1000), np.float32)}))
+print(sess.run(y, feed_dict={x: np.ones((2000, 1000), np.float32)}))
+"""
+
+
+def test_memory_log_peak_agrees_with_measure_step_and_the_analytic_count():
+    """The hooks' recorded peak equals tf1mem.memory's measure for one graph."""
+    import tensorflow as tf
+
+    from tf1mem.compat import session_hooks
+    from tf1mem.observe import memory, run_memory
+
+    v1 = tf.compat.v1
+    batch, k, n = 256, 784, 1000
+    log = run_memory.RunMemoryLog()
+    hooks = session_hooks.SessionHooks(memory_log=log)
+    graph = tf.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [None, k])
+        w = v1.Variable(tf.ones([k, n]), use_resource=False)
+        total = tf.reduce_sum(tf.matmul(x, w))
+        init = v1.global_variables_initializer()
+    feed = {x: np.ones((batch, k), np.float32)}
+    hooks.install()
+    try:
+        with v1.Session(graph=graph) as sess:
+            sess.run(init)
+            values = [sess.run(total, feed_dict=feed) for _ in range(3)]
+            measured = memory.measure_step(sess, total, feed, steps=2)
+    finally:
+        hooks.uninstall()
+    assert values[0] == values[2] == batch * k * n
+    labels = {lab["label"]: lab for lab in log.to_list()}
+    entry = labels[total.name]
+    # measure_step's own runs went through the hooks too: 3 + 1 warm-up + 2 traced.
+    assert entry["runs"] == 6 and entry["traced_runs"] == 2
+    assert entry["batch_sizes"] == [batch]
+    (device, dev), = entry["devices"].items()
+    assert dev["peak_bytes"] == measured.devices[device].peak_bytes
+    # Analytic: the weights, plus the [batch, n] float32 product, plus < 4 KiB.
+    assert dev["persistent_bytes"] == k * n * 4
+    assert batch * n * 4 <= dev["activation_bytes"] + dev["temporary_bytes"] \
+        < batch * n * 4 + 4096
+    top = dev["top"][:2]
+    assert {(t["op"], tuple(t["shape"]), t["dtype"]) for t in top} == {
+        ("VariableV2", (k, n), "float32"), ("MatMul", (batch, n), "float32")}
+
+
+@pytest.mark.parametrize("bad", ["report.txt", "report"])
+def test_bad_extension_is_a_usage_error_before_the_script_runs(tmp_path, bad):
+    script = tmp_path / "prog.py"
+    script.write_text("print('ran')\n")
+    proc = _subproc.run(["-m", "tf1mem.run", "--memory-report", tmp_path / bad, script],
+                        cwd=tmp_path, check_rc=2)
+    assert "ran" not in proc.stdout
+    assert "must end in .json or .csv" in proc.stderr and bad in proc.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ext", [".json", ".csv"])
+def test_corpus_script_stdout_unchanged_and_report_written(tmp_path, ext):
+    script = tmp_path / "mnist_input_data_fake.py"
+    shutil.copy(CORPUS / "mnist_input_data_fake.py", script)
+    args = [script, tmp_path / "MNIST_data"]
+    plain = _subproc.run(["-m", "tf1mem.run", *args], cwd=tmp_path, check_rc=0)
+    report = tmp_path / f"mem{ext}"
+    flagged = _subproc.run(["-m", "tf1mem.run", "--memory-report", report, *args],
+                           cwd=tmp_path, check_rc=0)
+    assert flagged.stdout == plain.stdout
+    line = re.search(r"tf1mem\.run: memory report (\S+): (\d+) session\.run labels; "
+                     r"largest peak .* on CPU:0 in session 0 run '([^']+)'", flagged.stderr)
+    assert line, flagged.stderr
+    text = report.read_text()
+    if ext == ".json":
+        labels = {lab["label"]: lab for lab in json.loads(text)["labels"]}
+        assert int(line.group(2)) == len(labels)
+        assert set(labels) == {"init", "Mean:0", "GradientDescent", "Mean_1:0"}
+        step = labels["GradientDescent"]
+        assert step["runs"] == 3 and step["traced_runs"] == 2 and step["batch_sizes"] == [10]
+        (dev,) = step["devices"].values()
+        assert dev["persistent_bytes"] == (784 * 10 + 10) * 4
+        assert dev["peak_bytes"] > dev["persistent_bytes"]
+        assert labels["Mean_1:0"]["batch_sizes"] == [5]
+    else:
+        rows = text.splitlines()
+        assert rows[0].startswith("session,label,runs,traced_runs,batch_sizes,device,peak_bytes")
+        assert any(r.startswith("0,GradientDescent,3,2,10,") for r in rows)
+
+
+@pytest.mark.slow
+def test_out_of_memory_under_the_runner_is_explained(tmp_path):
+    """A real ResourceExhaustedError on the CPU's BFC allocator limited to 48 MiB."""
+    script = tmp_path / "oom.py"
+    script.write_text(textwrap.dedent(_OOM_SCRIPT))
+    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "48"}
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, env=env, timeout=150,
+                        check_rc=1)
+    assert proc.stdout == "4e+10\n"
+    err = proc.stderr
+    # The script's traceback is kept, from its own line, then tf1mem's table.
+    assert re.search(r'File ".*oom\.py", line 12, in <module>', err), err
+    tail = err[err.index("tf1mem.run: out of memory"):]
+    assert "node MatMul_1 asked for 30.52 MiB (shape [2000,4000], float32)" in tail
+    assert re.search(r"^\s+MatMul\s+MatMul\s+2000x1000\s+float32\s+\S+ MiB\s+activation",
+                     tail, re.M), tail
+    assert "batch size fed: 2000" in tail
+    raw = re.search(r"TensorFlow's full report: (\S+)", tail).group(1)
+    with open(raw) as f:
+        assert "OOM when allocating tensor" in f.read()
