@@ -61,6 +61,8 @@ class RunOptions:
       seed: graph-level seed to set before the script runs, or None.
       allow_remote: let the script's gRPC servers listen on every interface.
       memory_report: ``.json``/``.csv`` path for the per-run-label memory report, or None.
+      oom_tensors: every session run asks for TensorFlow's live-tensor list on
+        out-of-memory (costs time on every run; implied by ``memory_report``).
       numpy_compat: the script and its own modules get NumPy 1.x's removed names
         (:mod:`tf1mem.compat.legacy_numpy`); ``--no-numpy-compat`` turns it off.
     """
@@ -75,6 +77,7 @@ class RunOptions:
     allow_remote: bool = False
     numpy_compat: bool = True
     memory_report: Optional[str] = None
+    oom_tensors: bool = False
 
 
 def _parser():
@@ -102,6 +105,11 @@ def _parser():
                         help="write each session.run label's peak memory per device and "
                              "its largest tensors, from traced runs (.json or .csv); a "
                              "one-line summary goes to stderr at exit")
+    parser.add_argument("--oom-tensors", action="store_true",
+                        help="on out of memory, list the largest tensors in use: every "
+                             "session.run asks TensorFlow to track its allocations "
+                             "(about 30%% slower per step of a small graph; implied by "
+                             "--memory-report)")
     parser.add_argument("--no-numpy-compat", dest="numpy_compat", action="store_false",
                         help="give the script NumPy as installed: no np.float, np.int, "
                              "np.asscalar, np.reshape(newshape=) ... of NumPy 1.x")
@@ -178,7 +186,7 @@ def parse_args(argv):
         session=None if session == config.SessionOptions() else session,
         force_config=ns.force_config, placement_report=ns.placement_report, seed=ns.seed,
         allow_remote=ns.allow_remote, numpy_compat=ns.numpy_compat,
-        memory_report=ns.memory_report)
+        memory_report=ns.memory_report, oom_tensors=ns.oom_tensors)
 
 
 def _keep_servers_on_loopback(opts, argv):

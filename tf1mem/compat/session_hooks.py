@@ -15,10 +15,12 @@ of ``tf.compat.v1.Session``, ``InteractiveSession`` and the sessions that
 - optionally records memory per run label (``memory_log``, a
   :class:`tf1mem.observe.run_memory.RunMemoryLog`): the first runs of each label are
   traced with ``FULL_TRACE`` and their step stats swept;
-- always asks for TensorFlow's live-tensor list should a run run out of memory
-  (``report_tensor_allocations_upon_oom``) and notes, on the
-  ``ResourceExhaustedError``, the graph, the batch fed and the device's limit, so
-  that :func:`oom_context` can explain it if the script does not catch it.
+- notes, on a ``ResourceExhaustedError``, the graph, the batch fed and the
+  device's limit, so that :func:`oom_context` can explain it if the script does not
+  catch it; with ``oom_tensors`` every run also asks for TensorFlow's live-tensor
+  list on out-of-memory (``report_tensor_allocations_upon_oom``). That is not the
+  default: TensorFlow then tracks every allocation of every run, which measured
+  120-170 us more per step of the article's softmax (about 30 %).
 
 Only :mod:`tf1mem.compat.shim` installs these hooks; :meth:`SessionHooks.uninstall` puts
 the original methods back.
@@ -60,8 +62,9 @@ class SessionHooks:
     """Wraps the TF Session base class for config merging and placement reports."""
 
     def __init__(self, session_options=None, *, force=False, placement=False,
-                 memory_log=None):
+                 memory_log=None, oom_tensors=False):
         self._options = session_options
+        self._oom_tensors = bool(oom_tensors)
         self._memory = memory_log
         self._force = force
         self._placement = placement
@@ -92,9 +95,12 @@ class SessionHooks:
         full_trace = config_pb2.RunOptions.FULL_TRACE
 
         def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-            # Every run asks for the live-tensor list on out-of-memory (it costs
-            # nothing otherwise); a copy when the script gave options of its own.
-            if options is None:
+            # With oom_tensors every run asks for the live-tensor list on
+            # out-of-memory; a copy when the script gave options of its own.
+            if not hooks._oom_tensors or (options is not None and
+                                          options.report_tensor_allocations_upon_oom):
+                run_options = options
+            elif options is None:
                 run_options = oom_options
             else:
                 run_options = config_pb2.RunOptions()
@@ -103,11 +109,12 @@ class SessionHooks:
             metadata = run_metadata
             key = hooks._signature(self, fetches, feed_dict) if hooks._placement else None
             if key is not None:
-                run_options = _copy(run_options, oom_options)
+                run_options = _writable(run_options, oom_options, options)
                 run_options.output_partition_graphs = True
             traced = hooks._trace(self, fetches, feed_dict, options, run_metadata)
-            if traced is not None and run_options.trace_level != full_trace:
-                run_options = _copy(run_options, oom_options)
+            if traced is not None and (run_options is None
+                                       or run_options.trace_level != full_trace):
+                run_options = _writable(run_options, oom_options, options)
                 run_options.trace_level = full_trace
             if (key is not None or traced is not None) and metadata is None:
                 metadata = config_pb2.RunMetadata()
@@ -216,12 +223,14 @@ class SessionHooks:
         placement.write_report(path, runs)
 
 
-def _copy(run_options, shared):
-    """A RunOptions the wrapper may change: the shared default is copied first."""
-    if run_options is not shared:
+def _writable(run_options, *shared):
+    """A RunOptions the wrapper may change: a new one for None, a copy of a shared
+    default or of the script's own (which must not change under it)."""
+    if run_options is not None and not any(run_options is o for o in shared):
         return run_options
     from tensorflow.core.protobuf import config_pb2
 
     copy = config_pb2.RunOptions()
-    copy.CopyFrom(shared)
+    if run_options is not None:
+        copy.CopyFrom(run_options)
     return copy

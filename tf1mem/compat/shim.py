@@ -644,7 +644,7 @@ def _install_server_guard(state, forbid_reason, allow_remote):
 
 def install(*, session_options=None, force_config=False, placement_report=None,
             forbid_servers=None, import_hook="builtins", allow_remote=False, lazy=False,
-            on_tensorflow=None, numpy_compat=False, memory_report=None):
+            on_tensorflow=None, numpy_compat=False, memory_report=None, oom_tensors=False):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -688,6 +688,11 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         per-device peak and largest tensors are recorded from traced runs
         (:mod:`tf1mem.observe.run_memory`) and written by
         :func:`write_memory_report`.
+      oom_tensors: every session run asks TensorFlow for its live-tensor list should
+        it run out of memory (``report_tensor_allocations_upon_oom``), so the
+        out-of-memory table lists the largest tensors in use. Off by default: it
+        makes TensorFlow track every allocation of every run (about 30 % more per
+        step of a small graph). Implied by ``memory_report``.
 
     Returns:
       The module ``import tensorflow`` now gives user code; None after
@@ -704,10 +709,11 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         raise errors.ShimError("lazy=True needs import_hook='modules' (the runner's): "
                                "the process-wide hook must see code that exists already")
     options = (session_options, bool(force_config), placement_report, forbid_servers,
-               import_hook, bool(allow_remote), bool(numpy_compat), memory_report)
+               import_hook, bool(allow_remote), bool(numpy_compat), memory_report,
+               bool(oom_tensors))
     with _LOCK:
         if _STATE is not None:
-            if (options[:4] != (None, False, None, None) or options[7]) \
+            if (options[:4] != (None, False, None, None) or options[7] or options[8]) \
                     and options != _STATE.options:
                 raise errors.ShimError(
                     f"tf1mem's shim is installed already with other options "
@@ -772,7 +778,7 @@ def _activate(state):
                 memory_log = run_memory.RunMemoryLog()
             state.session_hooks = session_hooks.SessionHooks(
                 session_options, force=force_config, placement=bool(placement_report),
-                memory_log=memory_log)
+                memory_log=memory_log, oom_tensors=state.options[8] or memory_log is not None)
             state.session_hooks.install()
             state.undo.append(state.session_hooks.uninstall)
             _install_server_guard(state, forbid_servers, allow_remote)

@@ -753,7 +753,8 @@ def format_oom(report: OomReport, raw_path=None) -> str:
                          f"{format_bytes(report.remaining[1])}")
     else:
         lines.append("(no live-tensor list: the run lacked "
-                     "report_tensor_allocations_upon_oom)")
+                     "report_tensor_allocations_upon_oom; under tf1mem.run, "
+                     "--oom-tensors asks for it)")
     if report.batch_size is not None:
         lines.append(f"batch size fed: {report.batch_size}")
     if report.predicted_batch is not None:
