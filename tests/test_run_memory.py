@@ -130,6 +130,12 @@ def test_out_of_memory_under_the_runner_is_explained(tmp_path, flags):
     if flags:
         assert re.search(r"^\s+MatMul\s+MatMul\s+2000x1000\s+float32\s+\S+ MiB\s+activation",
                          tail, re.M), tail
+        # The variables (20 MB, which TF's list leaves out) plus what scales with the
+        # batch (MatMul's 8 MB held, MatMul_1's 32 MB asked) bound the batch: with a
+        # 48 MiB limit no batch above 2000 * (50.3 - 20) / 40 MB, about 1500, fits.
+        bound = int(re.search(r"predicted largest batch that fits: at most (\d+)",
+                              tail).group(1))
+        assert 1300 < bound < 1700, tail
     else:  # by default runs are not slowed by allocation tracking: the table says so
         assert "--oom-tensors asks for it" in tail, tail
     assert "batch size fed: 2000" in tail

@@ -723,20 +723,47 @@ def _live_record(graph, node, nbytes, device, batch_size) -> TensorRecord:
     return TensorRecord(node, op, shape, dtype, nbytes, device, "activation")
 
 
-def batch_upper_bound(report: OomReport, limit: Optional[int]) -> Optional[int]:
+_VARIABLE_OPS = frozenset({"VarHandleOp", "VariableV2", "Variable"})
+
+
+def graph_variable_bytes(graph) -> int:
+    """Bytes of the graph's global and local variables whose shapes are fully known."""
+    if graph is None:
+        return 0
+    import tensorflow as tf
+
+    keys = (tf.compat.v1.GraphKeys.GLOBAL_VARIABLES, tf.compat.v1.GraphKeys.LOCAL_VARIABLES)
+    seen, total = set(), 0
+    for key in keys:
+        for var in graph.get_collection(key):
+            name = getattr(var, "name", None)
+            shape = getattr(var, "shape", None)
+            if name in seen or shape is None or not shape.is_fully_defined():
+                continue
+            seen.add(name)
+            total += shape.num_elements() * var.dtype.base_dtype.size
+    return total
+
+
+def batch_upper_bound(report: OomReport, limit: Optional[int],
+                      persistent_bytes: int = 0) -> Optional[int]:
     """An upper bound on the batch that fits, from a failed step alone.
 
-    At the failure the step needed at least the bytes in use plus the bytes it
-    asked for; if that much grows in proportion to the batch, no batch above
-    ``batch * limit / needed`` can fit. Returns ``None`` without a limit, a batch
-    size or a live-tensor list.
+    At the failure the step needed at least the variables (``persistent_bytes``,
+    which TensorFlow's live-tensor list leaves out), the other bytes in use and the
+    bytes it asked for; if all but the variables grow in proportion to the batch,
+    no batch above ``batch * (limit - persistent) / (needed - persistent)`` can fit.
+    Returns ``None`` without a limit, a batch size or a live-tensor list, or when
+    what the failure shows does not exceed the limit.
     """
     if not limit or not report.batch_size or not report.live:
         return None
-    needed = sum(t.bytes for t in report.live) + report.remaining[1] + report.requested_bytes
-    if needed <= limit:
+    scaled = (sum(t.bytes for t in report.live if t.op not in _VARIABLE_OPS)
+              + report.remaining[1] + report.requested_bytes)
+    if persistent_bytes + scaled <= limit or scaled <= 0:
         return None
-    return max(0, min(report.batch_size - 1, int(report.batch_size * limit / needed)))
+    room = max(0, limit - persistent_bytes)
+    return max(0, min(report.batch_size - 1, int(report.batch_size * room / scaled)))
 
 
 def format_oom(report: OomReport, raw_path=None) -> str:
@@ -791,9 +818,10 @@ def describe_oom(exc, graph=None, batch_size=None, limit=None, raw_path=None) ->
         os.close(fd)
     _atomic.write_text(raw_path, report.raw + "\n")
     text = format_oom(report, raw_path)
-    bound = batch_upper_bound(report, limit)
+    bound = batch_upper_bound(report, limit, graph_variable_bytes(graph))
     if bound is not None:
         text += (f"\npredicted largest batch that fits: at most {bound} (the failed step "
-                 f"needed at least what it held plus what it asked for; "
+                 f"needed at least its variables, what else it held and what it asked "
+                 f"for; "
                  f"python -m tf1mem.memory fit --budget {format_budget(limit)} measures it)")
     return text
