@@ -8,12 +8,15 @@ gives for the seed. Two loops, chosen by :attr:`TrainOptions.loop`:
   through ``feed_dict`` to placeholders, one ``session.run`` per step.
 - ``"fast"`` (the default): the same model on the same batches in the same order,
   with the training set resident in the graph (two variables, fed once) and a
-  ``tf.while_loop`` running :data:`FAST_CHUNK` steps per ``session.run``. Each step
-  gathers the rows :meth:`DataSet.batch_indices` says ``next_batch`` would have
-  returned, computes the same forward pass and loss with ``tf.gradients`` and
-  applies ``W - lr * grad``, which is what ``GradientDescentOptimizer`` computes.
-  The test accuracy equals the exact loop's to 4 decimals and the weights agree
-  within 1e-5 (``tests/test_fast_train.py`` checks both for two seeds).
+  ``tf.while_loop`` running :data:`FAST_CHUNK` steps per ``session.run``,
+  :data:`UNROLL` of them per iteration. Each step gathers the rows
+  :meth:`DataSet.batch_indices` says ``next_batch`` would have returned, computes
+  the same forward pass and loss, and applies ``W - lr * grad``, which is what
+  ``GradientDescentOptimizer`` computes, with the gradient written out
+  (:func:`tf1mem.models.sgd_step`) rather than built by ``tf.gradients``. Only the
+  order of floating-point operations differs: the test accuracy equals the exact
+  loop's to 4 decimals and the weights agree within 1e-5
+  (``tests/test_fast_train.py`` checks both for two seeds).
 
 Each graph is built in a private ``tf.Graph`` run by a ``tf.compat.v1.Session``, so
 training changes no process-wide TensorFlow mode. ``python -m tf1mem.train`` parses
@@ -28,7 +31,7 @@ from typing import Optional, TextIO
 
 from tf1mem import errors, models
 
-__all__ = ["MODES", "LOOPS", "FAST_CHUNK", "TrainOptions", "TrainResult", "train_softmax",
+__all__ = ["MODES", "LOOPS", "FAST_CHUNK", "UNROLL", "TrainOptions", "TrainResult", "train_softmax",
            "ExactLoop", "FastLoop"]
 
 MODES = ("softmax", "two-task")
@@ -37,6 +40,11 @@ LOOPS = ("fast", "exact")
 # (~0.1 ms) is noise, small enough that the progress bar moves and a NaN loss stops
 # the run soon after it appears.
 FAST_CHUNK = 250
+# Steps per iteration of the fast loop's tf.while_loop (FAST_CHUNK is a multiple):
+# each iteration costs the loop's own control ops, on top of the steps' ops.
+# Measured on 2 cores, 1000 steps of batch 100, three runs each: 167-206 us a step
+# with 1, 160-178 with 5, 144-166 with 10, 140-174 with 25.
+UNROLL = 10
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,7 +90,7 @@ def _oom_options():
     ``python -m tf1mem.train`` turns that list into a short table
     (:func:`tf1mem.observe.memory.explain_oom`). The exact loop asks on every run (no
     cost measured there); the fast loop only when it runs a chunk again after one ran
-    out, since the tracking slows its in-graph loop by about 40 %.
+    out, since the tracking slows its in-graph loop by half or more.
     """
     from tf1mem._tf import v1
 
@@ -117,7 +125,11 @@ def train_softmax(opts: TrainOptions, err: Optional[TextIO] = None) -> TrainResu
 
     phases["import"] = time.perf_counter() - start
     mark = time.perf_counter()
-    mnist = input_data.read_data_sets(opts.data_dir, one_hot=True, seed=opts.seed)
+    # The fast loop keeps the pixels as uint8 (the same batches and shuffles: only
+    # the scaling to float32 moves into the graph).
+    pixels = "uint8" if opts.loop == "fast" else "float32"
+    mnist = input_data.read_data_sets(opts.data_dir, one_hot=True, seed=opts.seed,
+                                      dtype=pixels)
     session_config = (opts.session or config.SessionOptions()).to_config()
     config.note_session_config(session_config)
     for line in config.describe_config(session_config):
@@ -223,45 +235,80 @@ class FastLoop:
                 "only the exact loop reproduces: pass --exact or a smaller --batch-size")
         self._images = train.images  # the rows batch_indices' indices refer to
         self._labels = train.labels.astype("float32")  # what feeding float32 does
-        self.images_in = tf.placeholder(tf.float32, self._images.shape)
+        # uint8 pixels (read_data_sets(dtype=uint8)) stay uint8 in the graph, a
+        # quarter of float32's memory, and each gathered batch is scaled as the
+        # loader scales (models.pixels): the same float32 values.
+        self._pixels = tf.as_dtype(self._images.dtype)
+        if self._pixels not in (tf.uint8, tf.float32):
+            raise errors.UsageError(
+                f"the fast loop takes uint8 or float32 images, got {self._pixels.name}: "
+                "load them with read_data_sets(dtype=tf.uint8 or tf.float32)")
+        self.images_in = tf.placeholder(self._pixels, self._images.shape)
         self.labels_in = tf.placeholder(tf.float32, self._labels.shape)
         images = tf.Variable(self.images_in, trainable=False)
         labels = tf.Variable(self.labels_in, trainable=False)
         self.W, self.b = models.weights()
-        self.indices = tf.placeholder(tf.int64, [None, opts.batch_size])
-        lr = tf.constant(opts.learning_rate, tf.float32)
+        # Two loops over the same weights: UNROLL steps per iteration for whole
+        # blocks of a chunk, one per iteration for the steps left over.
+        self.blocks = tf.placeholder(tf.int64, [None, UNROLL, opts.batch_size])
+        self.singles = tf.placeholder(tf.int64, [None, 1, opts.batch_size])
+        self.block_losses = self._loop(tf, images, labels, self.blocks, UNROLL)
+        self.single_losses = self._loop(tf, images, labels, self.singles, 1)
+        self.x = tf.placeholder(self._pixels, [None, models.IMAGE_PIXELS])
+        self.y = tf.placeholder(tf.float32, [None, models.NUM_CLASSES])
+        self.accuracy = models.evaluation(
+            models.softmax(self._float(self.x), self.W, self.b), self.y)
+        self.init = tf.global_variables_initializer()
+        self._oom_error = tf.errors.ResourceExhaustedError
 
+    def _float(self, images):
+        return models.pixels(images) if self._pixels.name == "uint8" else images
+
+    def _loop(self, tf, images, labels, indices, unroll):
+        """A while_loop of ``unroll`` steps an iteration; returns the losses [steps]."""
         def body(i, W, b, losses):
-            rows = tf.gather(self.indices, i)
-            y_pred = models.softmax(tf.gather(images, rows), W, b)
-            loss = models.loss(y_pred, tf.gather(labels, rows))
-            grad_W, grad_b = tf.gradients(loss, [W, b])
-            return i + 1, W - lr * grad_W, b - lr * grad_b, losses.write(i, loss)
+            rows = tf.gather(indices, i)
+            step_losses = []
+            for k in range(unroll):
+                # A step's batch is gathered only once the previous step's weights
+                # exist, i.e. after that step's last use of its own batch: one
+                # gathered batch is alive at a time, not ``unroll`` of them.
+                with tf.control_dependencies([W, b]):
+                    x, y = self._float(tf.gather(images, rows[k])), tf.gather(labels, rows[k])
+                W_next, b_next, y_pred = models.sgd_step(x, y, W, b, self.opts.learning_rate)
+                step_losses.append(models.loss(y_pred, y))
+                W, b = W_next, b_next
+            return i + 1, W, b, losses.write(i, tf.stack(step_losses))
 
-        n = tf.shape(self.indices)[0]
+        n = tf.shape(indices)[0]
         losses = tf.TensorArray(tf.float32, size=n)
         # One iteration at a time. With TF's default (10), the gathers of later steps
         # run ahead of the weights they wait for: at batch 5000 the loop's peak on the
         # CPU BFC allocator was 164.4 MiB against 17.5 MiB (one gathered batch), and a
         # run out of memory took 228 s to raise instead of 28 s, since TF's allocator
         # waits for other ops to free memory before failing each allocation and ten
-        # iterations had allocations waiting. Costs ~10 % of the loop's time.
+        # iterations had allocations waiting.
         _, W_end, b_end, losses = tf.while_loop(
             lambda i, *_: i < n, body, [tf.constant(0), self.W.read_value(),
                                         self.b.read_value(), losses],
             parallel_iterations=1)
         with tf.control_dependencies([self.W.assign(W_end), self.b.assign(b_end)]):
-            self.losses = losses.stack()
-        self.x, self.y = models.placeholders()
-        self.accuracy = models.evaluation(models.softmax(self.x, self.W, self.b), self.y)
-        self.init = tf.global_variables_initializer()
-        self._oom_error = tf.errors.ResourceExhaustedError
+            return tf.reshape(losses.stack(), [-1])
 
     def initialize(self, sess) -> None:
         sess.run(self.init, feed_dict={self.images_in: self._images,
                                        self.labels_in: self._labels},
                  options=_oom_options())
         del self._images, self._labels  # resident in the session now
+        import numpy
+
+        # A run of zero steps prepares each loop's executor (pruning, graph
+        # optimisation, kernels: about 0.1 s here) before training starts, so that
+        # the train phase measures training; it changes no variable.
+        batch = self.opts.batch_size
+        sess.run(self.block_losses, {self.blocks: numpy.zeros((0, UNROLL, batch), "int64")})
+        if self.opts.steps % UNROLL:
+            sess.run(self.single_losses, {self.singles: numpy.zeros((0, 1, batch), "int64")})
 
     def train(self, sess, bar) -> float:
         # The whole batch sequence of next_batch, without copying a row.
@@ -270,21 +317,32 @@ class FastLoop:
         with bar:
             for first in range(0, self.opts.steps, FAST_CHUNK):
                 chunk = indices[first:first + FAST_CHUNK]
-                feed = {self.indices: chunk}
-                try:
-                    losses = sess.run(self.losses, feed_dict=feed)
-                except self._oom_error:
-                    # Asked on every run, TF's allocation tracking costs the in-graph
-                    # loop about 40 % (measured: 351-414 ms against 509-530 ms for
-                    # 1000 steps), so the chunk that ran out is run once more with the
-                    # report on (W and b are assigned only after the loop, so the
-                    # failed run changed nothing); its error carries the live tensors.
-                    losses = sess.run(self.losses, feed_dict=feed, options=_oom_options())
-                for k, value in enumerate(losses):
-                    _check_finite(float(value), first + k + 1, self.opts)
-                loss_val = float(losses[-1])
+                whole = len(chunk) - len(chunk) % UNROLL
+                parts = ((self.block_losses, self.blocks, chunk[:whole], UNROLL),
+                         (self.single_losses, self.singles, chunk[whole:], 1))
+                done = first
+                for fetch, placeholder, rows, unroll in parts:
+                    if not len(rows):
+                        continue
+                    losses = self._run(sess, fetch,
+                                       {placeholder: rows.reshape(-1, unroll, rows.shape[1])})
+                    for k, value in enumerate(losses):
+                        _check_finite(float(value), done + k + 1, self.opts)
+                    done += len(losses)
+                    loss_val = float(losses[-1])
                 bar.update(len(chunk))
         return loss_val
+
+    def _run(self, sess, fetch, feed):
+        try:
+            return sess.run(fetch, feed_dict=feed)
+        except self._oom_error:
+            # Asked on every run, TF's allocation tracking costs the in-graph loop
+            # more than half again (measured: 163-175 ms against 251-307 ms for 1000
+            # steps), so the chunk that ran out is run once more with the report on (W and b are
+            # assigned only after the loop, so the failed run changed nothing); its
+            # error carries the live tensors.
+            return sess.run(fetch, feed_dict=feed, options=_oom_options())
 
     def test_accuracy(self, sess) -> float:
         return sess.run(self.accuracy, feed_dict={self.x: self.mnist.test.images,
