@@ -15,8 +15,12 @@ Guarantees: ``training_graph()`` returns TF1's six-tuple ``(all_scores,
 cluster_idx, scores, cluster_centers_initialized, init_op, training_op)`` with the
 first three as one-tensor-per-input tuples; unsupported options
 (``mini_batch_steps_per_iteration > 1``, ``kmc2`` initialisation) raise a clear
-ValueError naming what to use. ``KMeansClustering`` (the estimator) and ``GMM`` are
-not provided (tf.estimator is gone from TF 2.16). Graph mode only, as in TF1.
+ValueError naming what to use. Graph mode only, as in TF1. The rest of
+``tf.contrib.factorization`` lives beside it: the estimators ``KMeansClustering`` and
+``GMM`` in :mod:`tf1mem.compat.contrib_impl.factorization_estimators` (on tf1mem's
+``tf.estimator``), the Gaussian-mixture graph ``gmm`` / ``GmmAlgorithm`` in
+:mod:`tf1mem.compat.contrib_gmm`; ``WALSModel`` and ``WALSMatrixFactorization`` are not
+provided.
 """
 
 from tf1mem._tf import v1 as _v1
