@@ -100,6 +100,11 @@ mini.train(lambda: tf.data.Dataset.from_tensor_slices(pts).batch(4))
 out['mini_centers'] = mini.cluster_centers().tolist()
 out['mini_counts'] = mini.get_variable_value('Variable').tolist()
 out['mini_step'] = int(mini.get_variable_value('global_step'))
+tol = tf.contrib.factorization.KMeansClustering(
+    3, model_dir=os.path.join(base, 'tol'), initial_clusters=init, use_mini_batch=False,
+    relative_tolerance=0.05)
+tol.train(const_fn, steps=20)
+out['tol_step'] = int(tol.get_variable_value('global_step'))
 print(json.dumps(out))
 ''' % (POINTS, INIT)
 
@@ -141,6 +146,18 @@ def test_kmeans_clustering_is_lloyd_and_the_running_mean_from_the_same_centres(t
     np.testing.assert_allclose(got["mini_centers"], centers, atol=1e-5)
     assert got["mini_counts"] == counts.astype(int).tolist()
     assert got["mini_step"] == 4  # 3 batches, and the step that found the input's end
+    # relative_tolerance: a step's loss is the distance sum before its update; training
+    # stops after the first step whose loss changed by less than tol * (1 + |previous|)
+    # (TF 1.15.5 stopped as this rule says for tolerances on both sides of a change).
+    centers, losses = np.array(INIT, np.float64), []
+    for _ in range(20):
+        new, _, d = _lloyd(pts, centers)
+        losses.append(d.min(1).sum())
+        centers = new
+    stop = next(step for step in range(2, 21)
+                if abs(losses[step - 1] - losses[step - 2]) / (1 + abs(losses[step - 2])) < 0.05)
+    assert stop == 4  # |change| / |previous| would have gone on to step 5 here
+    assert got["tol_step"] == stop
 
 
 GMM = r'''
