@@ -56,6 +56,15 @@ def test_gmm_fit_says_to_pass_an_input_fn_instead_of_numpy_arrays(tmp_path):
         gmm.fit(x=np.zeros([4, 2], np.float32), steps=1)
 
 
+def test_estimator_experimental_kmeans_is_kmeans_clustering():
+    from tf1mem.compat import contrib, estimator
+
+    assert estimator.experimental.KMeans is fe.KMeansClustering
+    with pytest.raises(contrib.RemovedAttributeError,
+                       match=r"tf\.estimator\.experimental\.LinearSDCA was removed"):
+        estimator.experimental.LinearSDCA
+
+
 def _run(tmp_path, body):
     script = tmp_path / "case.py"
     script.write_text(textwrap.dedent(body))
