@@ -114,6 +114,15 @@ tol = tf.contrib.factorization.KMeansClustering(
     relative_tolerance=0.05)
 tol.train(const_fn, steps=20)
 out['tol_step'] = int(tol.get_variable_value('global_step'))
+by_key = tf.contrib.factorization.KMeansClustering(  # a dict: its values in key order
+    3, model_dir=os.path.join(base, 'dict'), initial_clusters=init, use_mini_batch=False)
+by_key.train(lambda: {'b': tf.constant(pts[:, 1]), 'a': tf.constant(pts[:, :1])}, steps=1)
+out['dict_centers'] = by_key.cluster_centers().tolist()
+columns = tf.contrib.factorization.KMeansClustering(
+    3, model_dir=os.path.join(base, 'columns'), initial_clusters=init, use_mini_batch=False,
+    feature_columns=[tf.feature_column.numeric_column('p', shape=[2])])
+columns.train(lambda: {'p': tf.constant(pts)}, steps=1)
+out['columns_centers'] = columns.cluster_centers().tolist()
 print(json.dumps(out))
 ''' % (POINTS, INIT)
 
@@ -167,6 +176,8 @@ def test_kmeans_clustering_is_lloyd_and_the_running_mean_from_the_same_centres(t
                 if abs(losses[step - 1] - losses[step - 2]) / (1 + abs(losses[step - 2])) < 0.05)
     assert stop == 4  # |change| / |previous| would have gone on to step 5 here
     assert got["tol_step"] == stop
+    np.testing.assert_allclose(got["dict_centers"], first, atol=1e-5)
+    np.testing.assert_allclose(got["columns_centers"], first, atol=1e-5)
 
 
 GMM = r'''
@@ -197,6 +208,13 @@ for cov in ('full', 'diag'):
     est.fit(input_fn=lambda: (tf.constant(pts), None), steps=1)
     out[cov]['est'] = [est.weights().tolist(), est.clusters().tolist(),
                        est.covariances().tolist()]
+    once_fn = lambda: (tf.train.limit_epochs(tf.constant(pts), num_epochs=1), None)
+    out[cov]['est_assign'] = [int(a) for a in est.predict_assignments(input_fn=once_fn)]
+    out[cov]['est_batch'] = est.predict(input_fn=once_fn, as_iterable=False)[
+        'assignments'].tolist()
+    out[cov]['est_score'] = float(est.score(input_fn=once_fn))
+    out[cov]['est_eval'] = {k: np.asarray(v).tolist()
+                            for k, v in est.evaluate(input_fn=once_fn).items()}
 print(json.dumps(out))
 ''' % (POINTS, INIT)
 
@@ -247,3 +265,12 @@ def test_gmm_em_step_matches_numpy_full_and_diag(tmp_path):
         np.testing.assert_allclose(weights, want["alphas"], atol=1e-5)
         np.testing.assert_allclose(clusters, want["means"], atol=1e-4)
         np.testing.assert_allclose(covariances, want["covs"], atol=1e-4)
+        # predictions and scores come from the trained parameters (the checkpoint's)
+        after = _numpy_em(pts, want["means"], want["covs"], want["alphas"], diag)
+        assert case["est_assign"] == after["assign"].tolist() == case["est_batch"]
+        assert case["est_score"] == pytest.approx(after["loss"], abs=1e-4)
+        evaluated = case["est_eval"]
+        assert sorted(evaluated) == ["global_step", "loss", "scores"]
+        assert evaluated["global_step"] == 1
+        assert evaluated["loss"] == pytest.approx(after["loss"], abs=1e-4)
+        np.testing.assert_allclose(np.ravel(evaluated["scores"]), after["scores"], atol=1e-4)
