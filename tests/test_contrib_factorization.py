@@ -123,6 +123,11 @@ columns = tf.contrib.factorization.KMeansClustering(
     feature_columns=[tf.feature_column.numeric_column('p', shape=[2])])
 columns.train(lambda: {'p': tf.constant(pts)}, steps=1)
 out['columns_centers'] = columns.cluster_centers().tolist()
+small = tf.contrib.factorization.KMeansClustering(  # batches of 2 points, 5 centres
+    5, model_dir=os.path.join(base, 'small'), use_mini_batch=False)
+small.train(lambda: tf.data.Dataset.from_tensor_slices(pts).batch(2), steps=1)
+out['small_centers'] = small.cluster_centers().tolist()
+out['small_step'] = int(small.get_variable_value('global_step'))
 print(json.dumps(out))
 ''' % (POINTS, INIT)
 
@@ -178,6 +183,13 @@ def test_kmeans_clustering_is_lloyd_and_the_running_mean_from_the_same_centres(t
     assert got["tol_step"] == stop
     np.testing.assert_allclose(got["dict_centers"], first, atol=1e-5)
     np.testing.assert_allclose(got["columns_centers"], first, atol=1e-5)
+    # Random initialisation over batches smaller than num_clusters (TF1's documented
+    # rule, and what TF 1.15.5 did): batches [0 1] and [2 3] whole, one point drawn from
+    # [4 5], then one Lloyd step on the next batch, [6 7] (centres without points go to 0).
+    assert got["small_step"] == 1
+    candidates = [_lloyd(pts[6:8], pts[[0, 1, 2, 3, drawn]])[0] for drawn in (4, 5)]
+    assert any(np.allclose(got["small_centers"], c, atol=1e-5) for c in candidates), \
+        (got["small_centers"], candidates)
 
 
 GMM = r'''

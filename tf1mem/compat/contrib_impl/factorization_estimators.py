@@ -7,11 +7,12 @@ This module owns the two estimators, built on tf1mem's ``tf.estimator.Estimator`
 behaviour and its outputs run as a black box (``tests/legacy_corpus/
 kmeans_clustering_estimator.py`` and ``gmm_estimator.py``):
 
-* Training first runs the initialisation op unless the ``initialized`` variable is
-  already True (so a random or k-means++ initialisation reads one batch of the
-  input_fn, as TF1's did: with ``limit_epochs(num_epochs=1)`` the first ``train()``
-  only chooses the centres), then one Lloyd iteration, mini-batch update or EM
-  iteration per step.
+* Training first runs the initialisation op until the ``initialized`` variable is
+  True (so a random or k-means++ initialisation reads one batch of the input_fn, as
+  TF1's did: with ``limit_epochs(num_epochs=1)`` the first ``train()`` only chooses
+  the centres; KMeans' random initialisation takes a batch no bigger than the
+  centres still missing whole and reads further batches), then one Lloyd
+  iteration, mini-batch update or EM iteration per step.
 * The global step also counts the step that ended training on the input's end
   (``OutOfRangeError``): TF1's step increment did not wait for the input, so
   ``train()`` over a ``limit_epochs(..., 1)`` input moves the step by 2. Here a
@@ -29,8 +30,7 @@ kmeans_clustering_estimator.py`` and ``gmm_estimator.py``):
 
 Not provided: the contrib.learn ``x=`` / ``y=`` / ``batch_size=`` numpy arguments (a
 ValueError says to pass ``input_fn``), KMeans' ``mini_batch_steps_per_iteration >
-1`` and random initialisation from batches smaller than ``num_clusters`` (TF1
-filled the centres over several batches).
+1``. On a cluster, the end-of-input step is counted by the chief only.
 """
 
 import functools
@@ -43,6 +43,8 @@ from tf1mem.compat.estimator import model_fn as _model_fn_lib
 __all__ = ["KMeansClustering", "GMM"]
 
 _ModeKeys = _model_fn_lib.ModeKeys
+# Batches the initialisation may read (each must add a centre) before it is called stuck.
+_MAX_INIT_RUNS = 10000
 
 
 def _v1():
@@ -65,11 +67,16 @@ def _hook_classes():
 
         def after_create_session(self, session, coord):
             del coord
-            if not session.run(self._is_initialized):
+            # Each run reads one batch and adds up to the missing centres (KMeans'
+            # random or callable initialisation over batches smaller than num_clusters).
+            for _ in range(_MAX_INIT_RUNS):
+                if session.run(self._is_initialized):
+                    return
                 session.run(self._init_op)
-                if not session.run(self._is_initialized):
-                    raise RuntimeError("the clustering initialisation op ran but the "
-                                       "'initialized' variable is still False")
+            raise RuntimeError(f"the clustering initialisation op ran {_MAX_INIT_RUNS} "
+                               f"times and the 'initialized' variable is still False: the "
+                               f"input_fn gives empty batches, or initial_clusters' callable "
+                               f"returns no centres")
 
     class CountEndOfInputStepHook(v1.train.SessionRunHook):
         """Adds the step that hit the end of the input to the global step (TF1 did)."""
