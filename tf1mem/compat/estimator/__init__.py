@@ -8,8 +8,9 @@ TensorFlow removed ``tf.estimator`` in 2.16; this package is what TF1 scripts ge
 :class:`TrainSpec` / :class:`EvalSpec` (locally or over a ``TF_CONFIG`` cluster) and the
 exporters (:class:`LatestExporter`, :class:`FinalExporter`, :class:`BestExporter`), the canned ``LinearRegressor``,
 ``LinearClassifier``, ``DNNRegressor``, ``DNNClassifier``, ``DNNLinearCombined*``,
-``Baseline*`` (TF1's variable names, heads and metric keys), ``experimental.KMeans`` (tf.contrib.factorization's
-KMeansClustering) and TF1's hook aliases (``tf.estimator.SessionRunHook``, ...). Every
+``Baseline*`` (TF1's variable names, heads and metric keys), ``experimental.KMeans``
+(tf.contrib.factorization's KMeansClustering) and TF1's hook aliases
+(``tf.estimator.SessionRunHook``, ...). Every
 other TF1 name raises :class:`tf1mem.compat.contrib.RemovedAttributeError` naming what
 to use instead. Importing this package imports no TensorFlow.
 """
