@@ -154,8 +154,8 @@ def test_v1_module_installs_on_first_use(tmp_path):
 @pytest.mark.parametrize("statement, needle", [
     ("import tensorflow as tf\ntf.contrib.bayesflow.monte_carlo",
      "tf.contrib.bayesflow was removed with TensorFlow 2"),
-    ("import tensorflow as tf\ntf.contrib.factorization.KMeansClustering",
-     "tf.contrib.factorization.KMeansClustering was removed"),
+    ("import tensorflow as tf\ntf.contrib.factorization.WALSModel",
+     "tf.contrib.factorization.WALSModel was removed"),
     ("from tensorflow.contrib import tensor_forest",
      "tf.contrib.tensor_forest was removed with TensorFlow 2"),
     ("import tensorflow as tf\ntf.estimator.BoostedTreesClassifier",

@@ -643,4 +643,88 @@ CASES = {
             'mnist sizes: 10000 10000 10000',
         ],
     ),
+    "kmeans_clustering_estimator.py": dict(
+        # TF 1.15.5's stdout (oracle) except the two mini-batch numbers and the advice that
+        # follows TF1's ValueError text. The first train() only initialises (the random
+        # initialisation reads the one epoch limit_epochs allows), each later one is one Lloyd
+        # iteration; the global step also counts the step that hit the end of the input.
+        args=["{tmpdir}"], exit_code=0,
+        lines=["global step: 9",
+               "variables: ['clusters', 'global_step', 'initialized']",
+               "cluster indices: " + " ".join(["2"] * 20 + ["1"] * 20 + ["0"] * 20),
+               "cluster sizes: [20, 20, 20]",
+               "predict keys: ['all_distances', 'cluster_index']",
+               "mini-batch variables: ['Variable', 'clusters', 'global_step', 'initialized']",
+               "cosine step: 3"],
+        numbers=[("iteration 0 score:", [1677.0912], 1e-3),
+                 ("iteration 1 delta:", [6.7654], 1e-4),
+                 ("iteration 1 score:", [292.4103], 1e-3),
+                 ("iteration 2 delta:", [2.8762], 1e-4),
+                 ("iteration 2 score:", [100.8163], 1e-3),
+                 ("iteration 3 delta:", [0.2024], 1e-4),
+                 ("iteration 3 score:", [99.7622], 1e-3),
+                 ("iteration 4 delta:", [0.0], 1e-4),
+                 ("iteration 4 score:", [99.7622], 1e-3),
+                 ("cluster centers:", [1.9711, 7.0493, 5.8299, 1.1120, -0.1761, -0.2612], 1e-4),
+                 ("transform:", [60, 3, 53.8346, 30.0064, 0.4678], 1e-3),
+                 ("evaluate: ['global_step', 'loss', 'score']", [99.7622, 99.7622, 9], 1e-3),
+                 # the documented update c + (sum - k c) / (n + k), every run (see oracle)
+                 ("mini-batch centers:", [-0.1201, -0.2011, 5.7904, 1.0590, 2.0201, 6.9993],
+                  1e-4),
+                 ("mini-batch score:", [100.0823], 1e-3),
+                 ("cosine centers:", [0.7266, 0.6870, -0.7065, -0.7077], 1e-4),
+                 ("cosine score:", [13.2378], 1e-3)],
+        stdout_regex=[r"^ValueError: Unsupported distance metric 'manhattan'"],
+        oracle=("TF 1.15.5's mini-batch KMeansClustering read the centres and counts unordered "
+                "with its scatter_adds: 2 runs of 3 printed 'mini-batch centers: 0.3138 0.2536 "
+                "5.5354 0.7174 2.3232 6.7137' / 'mini-batch score: 119.4428' (a rate of "
+                "1/(n + 2k): the counts read after their update), the third '-0.1201 -0.2011 "
+                "5.8052 1.0185 2.3232 6.7137' / 104.8162; tf1mem reads first, so every run "
+                "gives the documented running mean. TF1's ValueError text ends after the "
+                "metric; tf1mem's adds what to use"),
+    ),
+    "gmm_estimator.py": dict(
+        # TF 1.15.5's stdout (oracle), line for line, except the last (the bad
+        # covariance_type: TF1 failed in fit() with a bare Exception, tf1mem's constructor
+        # raises a ValueError naming the value).
+        args=["{tmpdir}"], exit_code=0,
+        lines=["full assignments: " + "1" * 25 + "2" * 25 + "0" * 25,
+               "full global step: 20",
+               "diag assignments: " + "1" * 25 + "2" * 25 + "0" * 25,
+               "diag global step: 20",
+               "variables: ['alphas', 'clusters', 'clusters_covs', 'global_step', "
+               "'initialized']",
+               "clusters variable: (3, 1, 2)",
+               "mc weights: 0.3333 0.3333 0.3333",
+               "mc predict: 75 ['assignments']",
+               "gmm initialized: True",
+               "gmm variables: clusters clusters_covs alphas initialized",
+               "gmm assignments: 2022002020022000002000000000000000000000000000000011112111"
+               "11111111111111211",
+               "bad covariance_type: ValueError GMM: covariance_type must be 'full' or 'diag', "
+               "got 'spherical'"],
+        numbers=[("full after 1 step weights:", [0.3653, 0.2589, 0.3758], 1e-4),
+                 ("full weights:", [0.3333, 0.3333, 0.3333], 1e-4),
+                 ("full clusters: (3, 2)", [1.1021, 7.3324, -0.2044, -0.1106, 6.0712, 1.7983],
+                  1e-4),
+                 ("full covariances: (3, 2, 2)", [1.8665, -0.5842, -0.5842, 0.6900, 1.3242,
+                                                  0.9593, 0.9593, 1.4490, 0.4358, 0.0109,
+                                                  0.0109, 1.2097], 1e-4),
+                 ("full score:", [0.7965], 1e-4),
+                 ("diag after 1 step weights:", [0.3646, 0.2603, 0.3751], 1e-4),
+                 ("diag weights:", [0.3333, 0.3333, 0.3333], 1e-4),
+                 ("diag clusters: (3, 2)", [1.1020, 7.3325, -0.2044, -0.1106, 6.0712, 1.7984],
+                  1e-4),
+                 ("diag covariances: (3, 2)", [1.8660, 0.6897, 1.3242, 1.4489, 0.4358, 1.2098],
+                  1e-4),
+                 ("diag score:", [0.6849], 1e-4),
+                 ("mc clusters:", [-0.2045, -0.1106, 6.0714, 1.7980, 1.1030, 7.3316], 1e-4),
+                 ("mc evaluate: ['global_step', 'loss', 'scores']", [0.7963, 75, 1, -286.4109],
+                  1e-3),
+                 ("gmm losses:", [-0.9108, -0.5397, -0.4450, -0.3769, -0.3218, -0.1610, 0.0234,
+                                  0.0860], 1e-4),
+                 ("gmm scores:", [75, 1, -337.5351], 1e-3)],
+        oracle=("TF 1.15.5 accepted GMM(covariance_type='spherical') and failed in fit() with "
+                "'Exception programmer error: Invalid covariance type: spherical'"),
+    ),
 }

@@ -92,6 +92,15 @@ def _layers_extras():
     return {"l2_normalize": v1.nn.l2_normalize, "embed_sequence": layers.embed_sequence}
 
 
+def _factorization_extras():
+    from tf1mem.compat import contrib_gmm
+    from tf1mem.compat.contrib_impl import factorization_estimators as estimators
+
+    names = {name: getattr(contrib_gmm, name) for name in contrib_gmm.__all__}
+    names.update((name, getattr(estimators, name)) for name in estimators.__all__)
+    return names
+
+
 def _legacy_seq2seq():
     return dict(importlib.import_module("tf1mem.compat.contrib_seq2seq").LEGACY)
 
@@ -110,8 +119,9 @@ CONTRIB_MODULES = {
     "eager": (("tf1mem.compat.contrib_eager",),
               "tf1mem's re-implementation of tf.contrib.eager on TF 2's eager runtime"),
     "crf": (("tf1mem.compat.contrib_crf",), "tf1mem's re-implementation of tf.contrib.crf"),
-    "factorization": (("tf1mem.compat.contrib_factorization",),
-                      "tf1mem's re-implementation of tf.contrib.factorization.KMeans"),
+    "factorization": (("tf1mem.compat.contrib_factorization", _factorization_extras),
+                      "tf1mem's re-implementation of tf.contrib.factorization: KMeans, "
+                      "KMeansClustering, GMM, gmm, GmmAlgorithm (not WALS)"),
     "seq2seq": (("tf1mem.compat.contrib_seq2seq",),
                 "tf1mem's re-implementation of tf.contrib.seq2seq (decoders, helpers, loss)"),
     "legacy_seq2seq": ((_legacy_seq2seq,),
@@ -168,9 +178,6 @@ REMOVED_SYMBOLS = {
     "layers.real_valued_column": "tf.keras preprocessing layers",
     "layers.sparse_column_with_hash_bucket": "tf.keras.layers.Hashing",
     "training.HParams": "a dict, absl flags or keras_tuner",
-    "factorization.KMeansClustering": "tf.contrib.factorization.KMeans(...).training_graph() "
-                                      "(tf1mem provides it), or sklearn.cluster.KMeans; "
-                                      "the estimator left with tf.estimator in TF 2.16",
     "seq2seq.AttentionWrapper": "tensorflow_addons.seq2seq.AttentionWrapper, or Keras "
                                 "attention layers",
     "seq2seq.BahdanauAttention": "tensorflow_addons.seq2seq.BahdanauAttention",
@@ -179,9 +186,6 @@ REMOVED_SYMBOLS = {
     "legacy_seq2seq.embedding_rnn_seq2seq": "tf.contrib.seq2seq.BasicDecoder over "
                                             "tf.nn.embedding_lookup inputs",
     "legacy_seq2seq.embedding_attention_seq2seq": "tensorflow_addons.seq2seq attention",
-    "factorization.GMM": "sklearn.mixture.GaussianMixture",
-    "factorization.gmm": "sklearn.mixture.GaussianMixture",
-    "factorization.GmmAlgorithm": "sklearn.mixture.GaussianMixture",
     "factorization.WALSModel": "a tf.compat.v1 or Keras matrix-factorisation model",
     "factorization.WALSMatrixFactorization": "a tf.compat.v1 or Keras matrix-factorisation "
                                              "model",
@@ -396,7 +400,8 @@ REMOVED_SYMBOLS.update({
     "learn.MetricSpec": "tf.estimator.EstimatorSpec(eval_metric_ops=...)",
     "learn.monitors": "tf.compat.v1.train.SessionRunHook subclasses",
     "learn.infer_real_valued_columns_from_input": "tf.feature_column.numeric_column",
-    "learn.KMeansClustering": "tf.contrib.factorization.KMeans (tf1mem provides it) or "
+    "learn.KMeansClustering": "tf.contrib.factorization.KMeansClustering (tf1mem provides "
+                              "it; the same estimator, train instead of fit) or "
                               "sklearn.cluster.KMeans",
     "learn.preprocessing.CategoricalProcessor": "tf.keras.layers.StringLookup",
     "learn.preprocessing.ByteProcessor": "tf.strings.unicode_decode / tf.io.decode_raw",
@@ -409,6 +414,7 @@ REMOVED_SYMBOLS.update({
 # ``eager.python``) are packages under the shim.
 CONTRIB_SUBMODULES = {
     "eager.python.tfe": "eager",
+    "factorization.python.ops.gmm_ops": "factorization",
 }
 # What a removed module still has under tf1mem (tensorflow.contrib.<name>.<...> aliases).
 PARTLY_PROVIDED = {}

@@ -15,8 +15,12 @@ Guarantees: ``training_graph()`` returns TF1's six-tuple ``(all_scores,
 cluster_idx, scores, cluster_centers_initialized, init_op, training_op)`` with the
 first three as one-tensor-per-input tuples; unsupported options
 (``mini_batch_steps_per_iteration > 1``, ``kmc2`` initialisation) raise a clear
-ValueError naming what to use. ``KMeansClustering`` (the estimator) and ``GMM`` are
-not provided (tf.estimator is gone from TF 2.16). Graph mode only, as in TF1.
+ValueError naming what to use. Graph mode only, as in TF1. The rest of
+``tf.contrib.factorization`` lives beside it: the estimators ``KMeansClustering`` and
+``GMM`` in :mod:`tf1mem.compat.contrib_impl.factorization_estimators` (on tf1mem's
+``tf.estimator``), the Gaussian-mixture graph ``gmm`` / ``GmmAlgorithm`` in
+:mod:`tf1mem.compat.contrib_gmm`; ``WALSModel`` and ``WALSMatrixFactorization`` are not
+provided.
 """
 
 from tf1mem._tf import v1 as _v1
@@ -130,10 +134,17 @@ class KMeans:
         if isinstance(init, str) and init == RANDOM_INIT:
             points = inputs[0] if len(inputs) == 1 else tf.concat(inputs, 0)
             num_data = tf.cast(tf.shape(points)[0], tf.int64)
-            indices = tf.random_uniform(tf.reshape(num_remaining, [-1]), minval=0,
-                                        maxval=num_data, seed=self._random_seed,
-                                        dtype=tf.int64)
-            return tf.gather(points, indices)
+
+            def draw():
+                indices = tf.random_uniform(tf.reshape(num_remaining, [-1]), minval=0,
+                                            maxval=num_data, seed=self._random_seed,
+                                            dtype=tf.int64)
+                return tf.gather(points, indices)
+
+            # A batch no bigger than what is missing is taken whole (TF1's documented
+            # rule); the remaining centres then come from the next batches.
+            return tf.cond(num_data <= tf.cast(num_remaining, tf.int64),
+                           lambda: tf.identity(points), draw)
         if isinstance(init, str) and init == KMEANS_PLUS_PLUS_INIT:
             points = inputs[0]  # the first shard only, as TF1
             if self._distance_metric == COSINE_DISTANCE:
@@ -154,15 +165,27 @@ class KMeans:
 
         def initialize():
             new_centers = self._choose_initial_centers(inputs, num_remaining)
-            with tf.control_dependencies([tf.assert_equal(
-                    tf.shape(new_centers)[0], num_remaining,
-                    message="KMeans initial_clusters must give num_clusters centres")]):
+            count = tf.shape(new_centers)[0]
+            init = self._initial_clusters
+            if callable(init) or (isinstance(init, str) and init == RANDOM_INIT):
+                # Up to num_remaining per run: init_op is run again on the next batch
+                # until all num_clusters centres are chosen (initialized turns True).
+                check = tf.assert_less_equal(
+                    count, num_remaining,
+                    message="KMeans initial_clusters gave more centres than missing")
+            else:
+                check = tf.assert_equal(
+                    count, num_remaining,
+                    message="KMeans initial_clusters must give num_clusters centres "
+                            "(k-means++ needs a batch of at least num_clusters points)")
+            with tf.control_dependencies([check]):
                 all_centers = tf.concat([tf.reshape(cluster_centers,
                                                     [-1, tf.shape(new_centers)[1]]),
                                          new_centers], 0)
             assign = tf.assign(cluster_centers, all_centers, validate_shape=False)
             with tf.control_dependencies([assign]):
-                done = tf.assign(initialized, True)
+                done = tf.assign(initialized, tf.equal(tf.shape(all_centers)[0],
+                                                       self._num_clusters))
             return tf.identity(done)
 
         def already():
@@ -217,8 +240,10 @@ class KMeans:
     def training_graph(self):
         """Builds the variables, the initialisation op and the training op.
 
-        Run ``init_op`` (until ``cluster_centers_initialized`` is True; once is
-        enough here), then ``training_op`` as often as wanted.
+        Run ``init_op`` until ``cluster_centers_initialized`` is True (once when the
+        batch has at least ``num_clusters`` points; a smaller batch is taken whole by
+        the random initialisation and init_op returns False until later batches
+        complete the centres), then ``training_op`` as often as wanted.
 
         Returns:
           ``(all_scores, cluster_idx, scores, cluster_centers_initialized, init_op,

@@ -8,7 +8,9 @@ TensorFlow removed ``tf.estimator`` in 2.16; this package is what TF1 scripts ge
 :class:`TrainSpec` / :class:`EvalSpec` (locally or over a ``TF_CONFIG`` cluster) and the
 exporters (:class:`LatestExporter`, :class:`FinalExporter`, :class:`BestExporter`), the canned ``LinearRegressor``,
 ``LinearClassifier``, ``DNNRegressor``, ``DNNClassifier``, ``DNNLinearCombined*``,
-``Baseline*`` (TF1's variable names, heads and metric keys) and TF1's hook aliases (``tf.estimator.SessionRunHook``, ...). Every
+``Baseline*`` (TF1's variable names, heads and metric keys), ``experimental.KMeans``
+(tf.contrib.factorization's KMeansClustering) and TF1's hook aliases
+(``tf.estimator.SessionRunHook``, ...). Every
 other TF1 name raises :class:`tf1mem.compat.contrib.RemovedAttributeError` naming what
 to use instead. Importing this package imports no TensorFlow.
 """
@@ -60,7 +62,6 @@ _NOT_PROVIDED = {
     "BaselineEstimator": "a custom model_fn",
     "LinearEstimator": "tf.estimator.LinearRegressor / LinearClassifier, or a custom model_fn",
     "DNNEstimator": "tf.estimator.DNNRegressor / DNNClassifier, or a custom model_fn",
-    "experimental": "tf.keras (tf.estimator.experimental left with tf.estimator in TF 2.16)",
     "add_metrics": "return the extra metrics from your own model_fn's eval_metric_ops",
     "classifier_parse_example_spec": "tf.compat.v1.feature_column.make_parse_example_spec "
                                      "plus the label's tf.io.FixedLenFeature",
@@ -75,8 +76,42 @@ _NOT_PROVIDED = {
     "PoissonRegressionHead": "a custom model_fn with tf.nn.log_poisson_loss",
     "LogisticRegressionHead": "a custom model_fn",
     "RNNClassifier": "a custom model_fn with tf.compat.v1.nn.dynamic_rnn",
-    "KMeans": "scikit-learn's sklearn.cluster.KMeans",
+    "KMeans": "tf.estimator.experimental.KMeans (tf1mem provides it) or scikit-learn's "
+              "sklearn.cluster.KMeans",
 }
+
+# tf.estimator.experimental: the one name tf1mem provides -> (module, attribute).
+_EXPERIMENTAL = {
+    "KMeans": ("tf1mem.compat.contrib_impl.factorization_estimators", "KMeansClustering"),
+}
+
+
+def _experimental_module():
+    """``tf.estimator.experimental``: ``KMeans`` (TF 1.13+'s name of
+    tf.contrib.factorization.KMeansClustering); every other name raises, naming what to use."""
+    import types
+
+    module = types.ModuleType("tf.estimator.experimental",
+                              "tf.estimator.experimental under tf1mem: KMeans only.")
+
+    def __getattr__(name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if name not in _EXPERIMENTAL:
+            from tf1mem.compat import contrib
+
+            raise contrib.RemovedAttributeError(contrib.removed_message(
+                f"tf.estimator.experimental.{name}",
+                "tf.keras (tf.estimator.experimental left with tf.estimator in TF 2.16; "
+                "tf1mem provides only tf.estimator.experimental.KMeans)"))
+        source, attr = _EXPERIMENTAL[name]
+        value = getattr(importlib.import_module(source), attr)
+        module.__dict__[name] = value
+        return value
+
+    module.__getattr__ = __getattr__
+    module.__dir__ = lambda: sorted(_EXPERIMENTAL)
+    return module
 
 
 def __getattr__(name):
@@ -84,6 +119,8 @@ def __getattr__(name):
         raise AttributeError(name)
     if name in _CANNED:
         value = getattr(importlib.import_module(_CANNED[name]), name)
+    elif name == "experimental":
+        value = _experimental_module()
     elif name in _TRAIN_ALIASES:
         from tf1mem._tf import v1
 
