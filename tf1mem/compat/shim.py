@@ -17,6 +17,13 @@ While installed:
   Under ``"modules"``, a user module's ``__builtins__`` is a dict that holds only
   that ``__import__`` and reads every other name live from the real builtins (in
   ``__main__`` too, where Python would give the ``builtins`` module itself).
+- user code's ``tf.compat``, ``tf.compat.v1`` and ``tf.compat.v2`` (also as ``import
+  tensorflow.compat.v1 as tf`` and ``from tensorflow.compat[.vN] import ...``) are views of
+  TF 2.21's modules with what TF 1.15's had: ``estimator`` (tf1mem's; ``v2``'s is
+  :mod:`tf1mem.compat.estimator.api_v2`), also importable as
+  ``tensorflow.compat.vN.estimator[.X]`` from user code. The real ``tensorflow.compat``
+  modules, which libraries see, are never changed, and no ``tensorflow.compat.*`` entry
+  is added to ``sys.modules``: uninstall has nothing there to undo.
 - ``tensorflow.examples.tutorials.mnist`` (``input_data`` and ``mnist``) and
   ``tensorflow.contrib.*`` import, from :mod:`tf1mem.data.input_data`,
   :mod:`tf1mem.compat.tutorial_mnist`, tf-slim and TF's v1 modules.
@@ -298,6 +305,79 @@ def _is_user_file(path):
     return verdict
 
 
+# What user code's tf.compat.v1 / tf.compat.v2 add to TF 2.21's (TF 1.15 had them,
+# TF 2.16+ has no estimator): attribute -> module it is.
+_COMPAT_ESTIMATOR = {
+    "v1": "tf1mem.compat.estimator",
+    "v2": "tf1mem.compat.estimator.api_v2",
+}
+# Attributes of TF1's top level that TF 1.15's tf.compat.v1 never had -> how to reach them.
+_NOT_IN_COMPAT_V1 = {
+    "contrib": "tf.contrib was never part of tf.compat.v1, in TF 1.15 either: write "
+               "`import tensorflow as tf` and use tf.contrib",
+    "examples": "tensorflow.examples was never part of tf.compat.v1, in TF 1.15 either: "
+                "write `from tensorflow.examples.tutorials.mnist import input_data`",
+}
+
+
+class _CompatView(types.ModuleType):
+    """User code's ``tf.compat``, ``tf.compat.v1`` or ``tf.compat.v2``.
+
+    TF 2.21's module, with what TF 1.15's had and TF 2.21's lacks: ``estimator`` (tf1mem's,
+    see :data:`_COMPAT_ESTIMATOR`) under ``v1`` and ``v2``, and ``v1`` / ``v2`` / ``compat``
+    leading to these views rather than back to TF 2.21's modules. The real modules, which
+    libraries see, are not changed.
+    """
+
+    def __init__(self, real, name, extra):
+        super().__init__(name, getattr(real, "__doc__", None))
+        self.__dict__["_tf1mem_real"] = real
+        self.__dict__["_tf1mem_extra"] = extra  # attribute -> callable giving its value
+
+    def __getattr__(self, name):
+        real = self.__dict__["_tf1mem_real"]
+        extra = self.__dict__["_tf1mem_extra"]
+        if name == "__all__":  # `from tensorflow.compat.v1 import *` gets estimator too
+            # (public names only: TF's own __all__ lists __path__, which a view lacks)
+            names = getattr(real, "__all__", None) or dir(real)
+            value = sorted(n for n in set(names) | set(extra) if not n.startswith("_"))
+        elif name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        elif name in extra:
+            value = extra[name]()
+        else:
+            try:
+                value = getattr(real, name)
+            except AttributeError:
+                hint = (f" ({_NOT_IN_COMPAT_V1[name]})"
+                        if self.__name__ == "tensorflow.compat.v1" and name in _NOT_IN_COMPAT_V1
+                        else "")
+                raise AttributeError(f"module {self.__name__!r} (TF 2.21's, under tf1mem) has "
+                                     f"no attribute {name!r}{hint}") from None
+        self.__dict__[name] = value  # later lookups are plain dict hits
+        return value
+
+    def __dir__(self):
+        real = self.__dict__["_tf1mem_real"]
+        return sorted(set(dir(real)) | set(self.__dict__["_tf1mem_extra"]))
+
+
+def _compat_views(real_compat):
+    """``tf.compat`` for user code, with its ``v1`` and ``v2`` views (nothing imported)."""
+    views = {}
+
+    def estimator(version):
+        return lambda: importlib.import_module(_COMPAT_ESTIMATOR[version])
+
+    views["compat"] = _CompatView(real_compat, "tensorflow.compat", {
+        "v1": lambda: views["v1"], "v2": lambda: views["v2"]})
+    for version in ("v1", "v2"):
+        views[version] = _CompatView(
+            getattr(real_compat, version), f"tensorflow.compat.{version}",
+            {"estimator": estimator(version), "compat": lambda: views["compat"]})
+    return views["compat"]
+
+
 class _TF1Module(types.ModuleType):
     """What ``import tensorflow`` gives user code: ``tf.compat.v1`` plus contrib."""
 
@@ -305,7 +385,7 @@ class _TF1Module(types.ModuleType):
         super().__init__("tensorflow", "TensorFlow's TF1 API (tf.compat.v1) under tf1mem.")
         self.__dict__["_tf1mem_real"] = real
         self.__dict__["__version__"] = real.__version__
-        self.__dict__["compat"] = real.compat
+        self.__dict__["compat"] = _compat_views(real.compat)
 
     def __getattr__(self, name):
         if name.startswith("__") and name.endswith("__"):
@@ -377,6 +457,10 @@ def _tf1_import(state, original, check_caller):
     """
 
     def tf1mem_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if (level == 0 and name[:17] == "tensorflow.compat"
+                and (len(name) == 17 or name[17] == ".")
+                and _STATE is state and (not check_caller or is_user_code(globals))):
+            return _compat_import(state, original, name, globals, locals, fromlist)
         module = original(name, globals, locals, fromlist, level)
         if (level == 0 and name[:10] == "tensorflow"
                 and (name == "tensorflow" or (name[10:11] == "." and not fromlist))
@@ -390,6 +474,53 @@ def _tf1_import(state, original, check_caller):
         return module
 
     return tf1mem_import
+
+
+def _compat_estimator_target(name):
+    """The module user code's ``tensorflow.compat.vN.estimator[.X]`` import stands for.
+
+    ``v1``'s is ``tensorflow.estimator[.X]`` (the shim's finder: tf1mem's, with its
+    errors for what it lacks); ``v2``'s is :mod:`tf1mem.compat.estimator.api_v2`, whose
+    ``export`` is tf.estimator's (TF 1.15's held the same names).
+    """
+    version, rest = name[18:20], name[len("tensorflow.compat.v1.estimator"):]
+    if version == "v1":
+        return "tensorflow.estimator" + rest
+    if rest == "":
+        return _COMPAT_ESTIMATOR["v2"]
+    if rest == ".export" or rest.startswith(".export."):
+        return "tensorflow.estimator" + rest
+    raise ModuleNotFoundError(
+        f"No module named {name!r}: TF 1.15's tf.compat.v2.estimator had only the "
+        f"submodules export and experimental; use tensorflow.compat.v1.estimator"
+        f"{rest} instead.", name=name)
+
+
+def _compat_import(state, original, name, globals, locals, fromlist):
+    """User code's ``import tensorflow.compat[...]`` and ``from tensorflow.compat[...] import``.
+
+    Answers with the shim's views (see :class:`_CompatView`), so that
+    ``from tensorflow.compat.v1 import estimator`` and ``from
+    tensorflow.compat.v1.estimator import Estimator`` work as in TF 1.15. The real modules
+    are imported first (TensorFlow, completing a lazy install) and never changed: no
+    ``tensorflow.compat.*`` entry is added to ``sys.modules``.
+    """
+    parts = name.split(".")
+    estimator = len(parts) > 3 and parts[2] in _COMPAT_ESTIMATOR and parts[3] == "estimator"
+    module = original(".".join(parts[:3]) if estimator else name, globals, locals,
+                      () if estimator else fromlist, 0)
+    proxy = state.proxy if state.active else _activate(state)
+    if estimator:
+        target = original(_compat_estimator_target(name), globals, locals, fromlist, 0)
+        return target if fromlist else proxy
+    if not fromlist:
+        return proxy
+    if len(parts) > 3:  # tensorflow.compat.v1.<submodule>: TF 2.21's own, unchanged
+        return module
+    view = proxy
+    for part in parts[1:]:
+        view = getattr(view, part)
+    return view
 
 
 def _legacy_numpy(state):

@@ -21,7 +21,7 @@ import tempfile
 from tf1mem.compat.estimator import model_fn as model_fn_lib
 from tf1mem.compat.estimator import run_config as run_config_lib
 
-__all__ = ["Estimator", "WarmStartSettings"]
+__all__ = ["Estimator", "EstimatorV2", "WarmStartSettings"]
 
 ModeKeys = model_fn_lib.ModeKeys
 
@@ -645,3 +645,18 @@ class Estimator:
                             f"(or pass yield_single_examples=False)")
                     for i in range(next(iter(sizes.values()))):
                         yield {k: v[i] for k, v in batch.items()}
+
+
+class EstimatorV2(Estimator):
+    """``tf.compat.v2.estimator.Estimator``: :class:`Estimator` without ``export_savedmodel``.
+
+    TF 1.15's v2 API Estimator was the same Estimator less that deprecated spelling;
+    calling it raised AttributeError there too.
+    """
+
+    def export_savedmodel(self, *args, **kwargs):
+        """Raises AttributeError, as TF 1.15's ``tf.compat.v2.estimator.Estimator`` did."""
+        raise AttributeError(
+            "tf.compat.v2.estimator.Estimator has no export_savedmodel (TF 1.15's v2 API "
+            "removed that deprecated spelling): call export_saved_model with the same "
+            "arguments, or use tf.compat.v1.estimator.Estimator.")
