@@ -727,4 +727,18 @@ CASES = {
         oracle=("TF 1.15.5 accepted GMM(covariance_type='spherical') and failed in fit() with "
                 "'Exception programmer error: Invalid covariance type: spherical'"),
     ),
+    "compat_v1_estimator.py": dict(
+        args=[], exit_code=0,
+        # every line, exactly as TF 1.15.5 printed it (zero initialisers, no shuffling)
+        lines=[
+            'eager after disable_v2_behavior: False',
+            'global_step: 30',
+            'w: 1.88590 -0.82143 bias: 0.54451',
+            'eval: global_step=30.00000 loss=0.01594 mae=0.10755 rmse=0.12627',
+            'predict: -0.27692 1.01599 0.66604',
+            'checkpoint: model.ckpt-30',
+            "variables: ['bias', 'global_step', 'w']",
+            'model_dir removed: True',
+        ],
+    ),
 }
