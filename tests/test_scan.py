@@ -324,3 +324,38 @@ def test_a_new_table_entry_flows_into_the_scanner(tmp_path):
     assert entry["runs"], entry
     assert [(f["line"], f["category"], f["name"]) for f in entry["findings"]] == [
         (2, "reimplemented", f"tf.contrib.{REMOVED}.read_data_sets")], entry
+
+
+COMPAT_ESTIMATOR = """\
+import tensorflow as tf
+import tensorflow.compat.v1 as tf1
+from tensorflow.compat.v1.estimator import RunConfig
+from tensorflow.compat.v1 import estimator
+e = tf.compat.v1.estimator.Estimator
+f = tf.compat.v1.estimator.inputs.numpy_input_fn
+g = tf1.estimator.inputs.numpy_input_fn
+h = tf.compat.v2.estimator.Estimator
+i = tf.compat.v2.estimator.inputs
+j = tf1.contrib
+k = tf.compat.v2.constant
+"""
+
+
+def test_compat_estimator_is_judged_through_the_shim(tmp_path):
+    """tf.compat.v1.estimator.X runs under tf1mem.run (tf1mem's tf.estimator): not removed;
+    what the shim refuses (v2's inputs, tf.contrib under compat.v1) stops, as in TF 1.15."""
+    script = tmp_path / "compat_estimator.py"
+    script.write_text(COMPAT_ESTIMATOR)
+    proc = run(["-m", "tf1mem.scan", "--json", str(script)], timeout=180, check_rc=0)
+    (entry,) = json.loads(proc.stdout)["files"]
+    got = {f["line"]: (f["name"], f["category"]) for f in entry["findings"]}
+    assert got == {
+        3: ("tf.compat.v1.estimator.RunConfig", "reimplemented"),
+        4: ("tf.compat.v1.estimator", "reimplemented"),
+        5: ("tf.compat.v1.estimator.Estimator", "reimplemented"),
+        6: ("tf.compat.v1.estimator.inputs.numpy_input_fn", "reimplemented"),
+        7: ("tf.compat.v1.estimator.inputs.numpy_input_fn", "reimplemented"),
+        8: ("tf.compat.v2.estimator.Estimator", "reimplemented"),
+        9: ("tf.compat.v2.estimator.inputs", "removed-none"),
+        10: ("tf.compat.v1.contrib", "removed-none"),
+    }, describe(proc)

@@ -155,11 +155,16 @@ class Knowledge:
         """What ``import dotted`` / ``from parent import last`` gives user code."""
         if dotted == "tensorflow":
             return self._tf1
+        compat = dotted.startswith("tensorflow.compat.") or dotted == "tensorflow.compat"
         try:
+            if compat:
+                return _user_import(dotted)
             return importlib.import_module(dotted)
         except ImportError as exc:
             parent, _, last = dotted.rpartition(".")
-            if getattr(exc, "name", None) != dotted or not parent:
+            # A tensorflow.compat.vN.estimator.X import names tensorflow.estimator.X
+            # in its error: the leaf may still be an attribute of its parent.
+            if (getattr(exc, "name", None) != dotted and not compat) or not parent:
                 raise
             try:
                 return getattr(self._import(parent), last)
@@ -171,8 +176,9 @@ class Knowledge:
 
         parts = dotted.split(".")
         shown = _display(dotted)
-        if parts[1:3] == ["compat", "v2"] or parts[1:] == ["compat"]:
-            return None
+        if (parts[1:3] == ["compat", "v2"] and parts[3:4] != ["estimator"]) \
+                or parts[1:] == ["compat"]:
+            return None  # plain TF 2 (TF 2.21 has no tf.compat.v2.estimator: judged below)
         n_base = len(base.split("."))
         walked = n_base
         try:
@@ -206,7 +212,7 @@ class Knowledge:
                            "tf.keras.datasets.mnist.load_data() (tf1mem maps it to "
                            f"{getattr(obj, '__name__', shown)})")
         inner = parts[1:walked]
-        if inner[:2] == ["compat", "v1"]:
+        if inner[:2] in (["compat", "v1"], ["compat", "v2"]):
             inner = inner[2:]
         if not inner or parts[1] == "python":
             return None
@@ -258,6 +264,20 @@ class Knowledge:
             if not _is_module(obj):
                 return None
         return None
+
+
+def _user_import(dotted):
+    """``import dotted`` as user code under the installed shim does it, through the shim's
+    import hook: ``tensorflow.compat[...]`` is then the shim's view, with
+    ``tf.compat.v1.estimator`` (TF 2.21's own ``tensorflow.compat.v1`` has none)."""
+    import builtins
+
+    from tf1mem.compat import shim
+
+    user_builtins = shim.user_globals().get("__builtins__") or {}
+    hook = user_builtins.get("__import__", builtins.__import__)
+    # a non-empty fromlist makes __import__ return the module named, not the package
+    return hook(dotted, {"__name__": "__main__"}, None, ("__doc__",), 0)
 
 
 def _one_line(exc):
