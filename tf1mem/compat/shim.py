@@ -22,8 +22,8 @@ While installed:
   TF 2.21's modules with what TF 1.15's had: ``estimator`` (tf1mem's; ``v2``'s is
   :mod:`tf1mem.compat.estimator.api_v2`), also importable as
   ``tensorflow.compat.vN.estimator[.X]`` from user code. The real ``tensorflow.compat``
-  modules, which libraries see, are never changed, and no ``tensorflow.compat.*`` entry
-  is added to ``sys.modules``: uninstall has nothing there to undo.
+  modules, which libraries see, are never changed, and the shim adds no
+  ``tensorflow.compat.*`` entry to ``sys.modules``: uninstall has nothing there to undo.
 - ``tensorflow.examples.tutorials.mnist`` (``input_data`` and ``mnist``) and
   ``tensorflow.contrib.*`` import, from :mod:`tf1mem.data.input_data`,
   :mod:`tf1mem.compat.tutorial_mnist`, tf-slim and TF's v1 modules.
@@ -491,9 +491,9 @@ def _compat_estimator_target(name):
     if rest == ".export" or rest.startswith(".export."):
         return "tensorflow.estimator" + rest
     raise ModuleNotFoundError(
-        f"No module named {name!r}: TF 1.15's tf.compat.v2.estimator had only the "
-        f"submodules export and experimental; use tensorflow.compat.v1.estimator"
-        f"{rest} instead.", name=name)
+        f"No module named {name!r}: tf1mem's tensorflow.compat.v2.estimator has only the "
+        f"submodule export (TF 1.15's had no inputs, and an experimental unlike "
+        f"tf.estimator's); use tensorflow.compat.v1.estimator{rest} instead.", name=name)
 
 
 def _compat_import(state, original, name, globals, locals, fromlist):
@@ -502,8 +502,8 @@ def _compat_import(state, original, name, globals, locals, fromlist):
     Answers with the shim's views (see :class:`_CompatView`), so that
     ``from tensorflow.compat.v1 import estimator`` and ``from
     tensorflow.compat.v1.estimator import Estimator`` work as in TF 1.15. The real modules
-    are imported first (TensorFlow, completing a lazy install) and never changed: no
-    ``tensorflow.compat.*`` entry is added to ``sys.modules``.
+    are imported first (TensorFlow, completing a lazy install), as without the shim, and
+    never changed; the shim adds no ``tensorflow.compat.*`` entry to ``sys.modules``.
     """
     parts = name.split(".")
     estimator = len(parts) > 3 and parts[2] in _COMPAT_ESTIMATOR and parts[3] == "estimator"
