@@ -3,16 +3,21 @@
 Owns: ``preprocessing`` (``VocabularyProcessor``, ``CategoricalVocabulary``,
 ``tokenizer``, ``TOKENIZER_RE``), ``datasets`` (``mnist`` is tf1mem's MNIST loader,
 ``load_dataset("mnist")``), ``ModeKeys`` (TF1's learn keys: ``"train"``, ``"eval"``,
-``"infer"``) and ``RunConfig`` (tf1mem's ``tf.estimator.RunConfig``). Everything else
-(``Estimator``, ``Experiment``, ``SKCompat``, the canned learn models, ``learn_runner``)
-is named removed by :mod:`tf1mem.compat.contrib`, with a replacement. Values equal
-TF 1.15.5's (corpus script ``contrib_learn.py``). Nothing here imports TensorFlow at
-import time.
+``"infer"``), ``RunConfig`` (TF 1.15's contrib signature on tf1mem's
+``tf.estimator.RunConfig``), ``Experiment`` and ``learn_runner`` (around a core
+``tf.estimator.Estimator``). Everything else (the contrib ``Estimator``, ``SKCompat``,
+the canned learn models, export strategies) is named removed by
+:mod:`tf1mem.compat.contrib`, with a replacement. Values equal TF 1.15.5's (corpus
+scripts ``contrib_learn.py``, ``contrib_learn_experiment.py``). Nothing here imports
+TensorFlow at import time.
 """
 
-from tf1mem.compat.contrib_impl.learn import datasets, preprocessing
+from tf1mem.compat.contrib_impl.learn import datasets, learn_runner, preprocessing
+from tf1mem.compat.contrib_impl.learn.experiment import Experiment
+from tf1mem.compat.contrib_impl.learn.run_config import RunConfig
 
-__all__ = ["ModeKeys", "RunConfig", "datasets", "preprocessing", "symbols"]
+__all__ = ["Experiment", "ModeKeys", "RunConfig", "datasets", "learn_runner",
+           "preprocessing", "symbols"]
 
 
 class ModeKeys:
@@ -24,13 +29,8 @@ class ModeKeys:
     INFER = "infer"
 
 
-def _run_config():
-    from tf1mem.compat.estimator import RunConfig
-
-    return RunConfig
-
-
 def symbols():
     """The names tf.contrib.learn resolves to under tf1mem."""
-    return {"ModeKeys": ModeKeys, "RunConfig": _run_config(), "datasets": datasets,
+    return {"ModeKeys": ModeKeys, "RunConfig": RunConfig, "Experiment": Experiment,
+            "learn_runner": learn_runner, "datasets": datasets,
             "preprocessing": preprocessing}
