@@ -61,10 +61,15 @@ def test_tf1_import_paths(tmp_path):
         "from tensorflow.contrib.learn.python.learn.datasets import mnist as m1\n"
         "import tensorflow.contrib.learn.datasets.mnist as m2\n"
         "import tensorflow as tf\n"
+        "from tensorflow.contrib.learn import learn_runner as r1\n"
+        "from tensorflow.contrib.learn.python.learn import learn_runner as r2\n"
+        "from tensorflow.contrib.learn.python.learn.experiment import Experiment\n"
         "print(m1 is m2, tf.contrib.learn.datasets.mnist is m2,\n"
-        "      tf.contrib.learn.preprocessing.VocabularyProcessor is VocabularyProcessor)\n")
+        "      tf.contrib.learn.preprocessing.VocabularyProcessor is VocabularyProcessor)\n"
+        "print(r1 is r2 is tf.contrib.learn.learn_runner, r1.run.__name__,\n"
+        "      Experiment is tf.contrib.learn.Experiment)\n")
     proc = _subproc.run(["-m", "tf1mem.run", str(script)], cwd=tmp_path, check_rc=0)
-    assert proc.stdout.strip().splitlines()[-1] == "True True True"
+    assert proc.stdout.strip().splitlines()[-2:] == ["True True True", "True run True"]
 
 
 # -- RunConfig (contrib) --------------------------------------------------------------

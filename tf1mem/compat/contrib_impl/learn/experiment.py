@@ -295,7 +295,7 @@ class Experiment:
                         evaluate_checkpoint_only_once=True, continuous_eval_predicate_fn=None,
                         name="continuous"):
         """Evaluates each new checkpoint until one reaches ``train_steps`` or the
-        predicate (called with the last result) returns False. Returns the last result."""
+        predicate (called with the last result) returns False. Returns None (TF 1.15)."""
         return self._continuous_eval(self._eval_input_fn, name, delay_secs,
                                      throttle_delay_secs, evaluate_checkpoint_only_once,
                                      continuous_eval_predicate_fn)
@@ -303,7 +303,7 @@ class Experiment:
     def continuous_eval_on_train_data(self, delay_secs=None, throttle_delay_secs=None,
                                       continuous_eval_predicate_fn=None,
                                       name="continuous_on_train_data"):
-        """:meth:`continuous_eval` on ``train_input_fn``."""
+        """:meth:`continuous_eval` on ``train_input_fn``. Returns None."""
         return self._continuous_eval(self._train_input_fn, name, delay_secs,
                                      throttle_delay_secs, True, continuous_eval_predicate_fn)
 
@@ -329,7 +329,6 @@ class Experiment:
             wait = throttle - (time.monotonic() - start)
             if wait > 0:
                 time.sleep(wait)
-        return result
 
     def run_std_server(self):
         """Starts this task's ``tf.train.Server`` and serves until the process ends."""
