@@ -224,8 +224,17 @@ class Experiment:
     # -- the schedules --------------------------------------------------------------
 
     def train(self, delay_secs=None):
-        """Trains to ``train_steps``; a cluster worker ``i`` first waits ``5 * i`` s
-        (at most 60), unless ``delay_secs`` is given. Returns the estimator."""
+        """Trains to ``train_steps``; returns the estimator.
+
+        In a ``TF_CONFIG`` cluster this task's ``tf.train.Server`` is started first (its
+        training session runs on it) and worker ``i`` waits ``5 * i`` s (at most 60;
+        TF 1.15.5 logged 9 s for worker 2), unless ``delay_secs`` is given.
+        """
+        config = self._estimator.config
+        if config.cluster_spec.as_dict() and config.master:
+            from tf1mem.compat.estimator import training
+
+            training._start_server(config)
         delay = self._worker_delay() if delay_secs is None else delay_secs
         if delay:
             _log("Waiting %d secs before starting training.", delay)
