@@ -12,7 +12,8 @@ import pytest
 
 from tests import _subproc
 from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl.learn import datasets, experiment, learn_runner, preprocessing
+from tf1mem.compat.contrib_impl.learn import (datasets, experiment, export_strategy,
+                                              learn_runner, preprocessing)
 from tf1mem.compat.contrib_impl.learn.run_config import RunConfig
 from tf1mem.compat.estimator import Estimator
 from tf1mem.compat.estimator import RunConfig as CoreRunConfig
@@ -28,9 +29,7 @@ def test_removed_learn_names_say_what_replaces_them():
         learn.Estimator
     with pytest.raises(contrib.RemovedAttributeError, match=r"numpy_input_fn"):
         learn.SKCompat
-    with pytest.raises(contrib.RemovedAttributeError,
-                       match=r"make_export_strategy was removed.*tf\.estimator\.LatestExporter"):
-        learn.make_export_strategy
+    assert learn.make_export_strategy is export_strategy.make_export_strategy
     assert learn.ModeKeys.INFER == "infer"
     assert learn.Experiment is experiment.Experiment
     assert learn.learn_runner is learn_runner
@@ -223,12 +222,40 @@ def test_experiment_checks_its_arguments(tmp_path):
         experiment.Experiment(5, None, None)
     with pytest.raises(ValueError, match=r"`eval_metrics` must be `None`"):
         experiment.Experiment(estimator, None, None, eval_metrics={"a": 1})
-    with pytest.raises(experiment.ExportStrategiesError, match=r"tf\.estimator\.LatestExporter"):
-        experiment.Experiment(estimator, None, None, export_strategies=[object()])
-    exp = experiment.Experiment(estimator, None, None, train_steps=7)
+    strategy = export_strategy.make_export_strategy(lambda: None, exports_to_keep=1)
+    # TF 1.15.5's text, naming the first value that is no ExportStrategy.
+    with pytest.raises(ValueError, match=r"`export_strategies` must be an ExportStrategy, an "
+                                         r"iterable of ExportStrategy, or `None`, found 5\."):
+        experiment.Experiment(estimator, None, None, export_strategies=[strategy, 5])
+    exp = experiment.Experiment(estimator, None, None, train_steps=7,
+                                export_strategies=strategy)
     assert (exp.estimator, exp.train_steps, exp.eval_steps, exp.eval_metrics) == (
         estimator, 7, 100, None)
     assert exp._min_eval_frequency == 1
+    assert strategy.name == "Servo"
+    assert exp.reset_export_strategies() == (strategy,)
+    assert exp.reset_export_strategies() == ()
+
+
+def test_make_export_strategy_checks_and_passes_what_export_fn_takes():
+    with pytest.raises(ValueError, match=r"serving_input_fn must be a function.*got 3"):
+        export_strategy.make_export_strategy(3)
+    with pytest.raises(ValueError, match=r"exports_to_keep.*got 0"):
+        export_strategy.make_export_strategy(lambda: None, exports_to_keep=0)
+    seen = []
+
+    def export_fn(estimator, export_dir_base, checkpoint_path, eval_result):
+        seen.append((estimator, export_dir_base, checkpoint_path, eval_result))
+        return b"path"
+
+    strategy = export_strategy.ExportStrategy("mine", export_fn)
+    assert strategy.export("est", "base", "ckpt", {"loss": 1.0}) == b"path"
+    assert seen == [("est", "base", "ckpt", {"loss": 1.0})]
+    keyed = export_strategy.make_export_strategy(lambda: None,
+                                                 default_output_alternative_key="k")
+    with pytest.raises(ValueError, match=r"default_output_alternative_key is not supported "
+                                         r"in core Estimator. Given: k"):
+        keyed.export(None, "base")
 
 
 # -- the schedules, trained (subprocess under the shim) ------------------------------
@@ -248,6 +275,8 @@ class Count(tf.train.SessionRunHook):
 
 def model_fn(features, labels, mode):
     w = tf.get_variable('w', [], initializer=tf.zeros_initializer())
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={'y': features['x'] * w})
     loss = tf.reduce_mean(tf.square(features['x'] * w - labels))
     train = tf.train.GradientDescentOptimizer(0.001).minimize(loss, tf.train.get_global_step())
     return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train)
@@ -267,15 +296,25 @@ def run(schedule, save_steps=None, **kw):
     metrics = result[0] if isinstance(result, tuple) else result
     step = (metrics.get_variable_value('global_step') if hasattr(metrics, 'model_dir')
             else metrics['global_step'])
-    print(schedule, int(step), evaluations)
+    servo = os.path.join(config.model_dir, 'export', 'Servo')
+    exports = len(os.listdir(servo)) if os.path.isdir(servo) else 0
+    returned = len(result[1]) if isinstance(result, tuple) else '-'
+    print(schedule, int(step), evaluations, exports, returned)
 
-run('train', train_steps=9)
-run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=10)
+def serving_input_fn():
+    x = tf.placeholder(tf.float32, [None])
+    return tf.estimator.export.ServingInputReceiver({'x': x}, {'x': x})
+
+strategy = tf.contrib.learn.make_export_strategy(serving_input_fn, exports_to_keep=2)
+
+run('train', train_steps=9, export_strategies=strategy)
+run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=10,
+    export_strategies=[strategy])
 run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=7)
 run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=0)
-run('local_run', save_steps=5, train_steps=6)
-run('continuous_train_and_eval', train_steps=25)
-run('test', train_steps=20)
+run('local_run', save_steps=5, train_steps=6, export_strategies=[strategy])
+run('continuous_train_and_eval', train_steps=25, export_strategies=[strategy])
+run('test', train_steps=20, export_strategies=[strategy])
 """
 
 
@@ -286,12 +325,14 @@ def test_schedules_train_to_train_steps_and_evaluate_as_tf115(tmp_path):
     script.write_text(textwrap.dedent(_SCHEDULES_SCRIPT))
     proc = _subproc.run(["-m", "tf1mem.run", str(script)], cwd=tmp_path, check_rc=0,
                         env={"TF_CONFIG": ""})
+    # Exports: after the final evaluation only, after each continuous one (2 kept, the
+    # last returned), after test(), none after train().
     assert proc.stdout.strip().splitlines()[-7:] == [
-        "train 9 []",
-        "train_and_evaluate 20 [10, 20]",
-        "train_and_evaluate 20 [5, 20]",
-        "train_and_evaluate 20 [20]",
-        "local_run 6 [6]",
-        "continuous_train_and_eval 26 [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26]",
-        "test 1 []",  # TF 1.15.5's test() evaluates without eval_hooks
+        "train 9 [] 0 -",
+        "train_and_evaluate 20 [10, 20] 1 1",
+        "train_and_evaluate 20 [5, 20] 0 0",
+        "train_and_evaluate 20 [20] 0 0",
+        "local_run 6 [6] 1 1",
+        "continuous_train_and_eval 26 [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26] 2 1",
+        "test 1 [] 1 -",  # TF 1.15.5's test() evaluates without eval_hooks
     ], _subproc.describe(proc)

@@ -1,7 +1,8 @@
 """tf.contrib.learn's Experiment run by learn_runner, as 2017-2018 code did: an
 experiment_fn(run_config, hparams) returning an Experiment around a tf.estimator.Estimator
 with a custom model_fn, numpy_input_fn inputs, tf.contrib.learn.RunConfig(model_dir=...,
-save_checkpoints_steps=...), learn_runner.run(schedule='train_and_evaluate') and then the
+save_checkpoints_steps=...), an export strategy from saved_model_export_utils (the Cloud ML
+samples' way), learn_runner.run(schedule='train_and_evaluate') and then the
 default schedule resuming to more steps, the older experiment_fn(output_dir) form with
 the 'train' and 'test' schedules, and the errors of a misspelt schedule and a core
 RunConfig."""
@@ -11,6 +12,7 @@ import tempfile
 import numpy as np
 import tensorflow as tf
 from tensorflow.contrib.learn import learn_runner
+from tensorflow.contrib.learn.python.learn.utils import saved_model_export_utils
 
 tf.logging.set_verbosity(tf.logging.ERROR)
 
@@ -38,6 +40,11 @@ def input_fn(num_epochs):
                                               num_epochs=num_epochs, shuffle=False)
 
 
+def serving_input_fn():
+    x = tf.placeholder(tf.float32, [None, 2], name='x')
+    return tf.estimator.export.ServingInputReceiver({'x': x}, {'x': x})
+
+
 def make_experiment_fn(train_steps):
     def experiment_fn(run_config, hparams):
         estimator = tf.estimator.Estimator(model_fn=model_fn, config=run_config,
@@ -48,7 +55,9 @@ def make_experiment_fn(train_steps):
             eval_input_fn=input_fn(1),
             train_steps=train_steps,
             eval_steps=None,
-            min_eval_frequency=10)
+            min_eval_frequency=10,
+            export_strategies=[saved_model_export_utils.make_export_strategy(
+                serving_input_fn, exports_to_keep=1)])
     return experiment_fn
 
 
@@ -70,16 +79,28 @@ metrics, export_results = learn_runner.run(experiment_fn=make_experiment_fn(30),
                                            hparams=hparams)
 show('train_and_evaluate', metrics)
 print('metric keys:', ' '.join(sorted(metrics)))
-print('export results:', export_results)
+print('export results:', len(export_results), os.path.dirname(
+    tf.compat.as_str(export_results[0])) == os.path.join(model_dir, 'export', 'Servo'))
 print('checkpoints:', sorted(int(name.split('-')[1].split('.')[0])
                              for name in os.listdir(model_dir)
                              if name.startswith('model.ckpt-') and name.endswith('.index')))
 print('eval dir:', sorted(os.listdir(model_dir)).count('eval'))
+export_dir = tf.compat.as_str(export_results[0])
+print('export contents:', sorted(os.listdir(export_dir)))
+with tf.Session(graph=tf.Graph()) as sess:
+    meta_graph = tf.saved_model.loader.load(sess, ['serve'], export_dir)
+    signature = meta_graph.signature_def['serving_default']
+    print('signature:', signature.method_name, sorted(signature.inputs),
+          sorted(signature.outputs))
+    outputs = sess.run(signature.outputs['y'].name,
+                       {signature.inputs['x'].name: [[1., 1.], [2., 3.]]})
+    print('export predicts: %.5f %.5f' % tuple(outputs))
 
 # No schedule: on one machine TF 1.15 picks train_and_evaluate; training resumes.
 metrics, _ = tf.contrib.learn.learn_runner.run(make_experiment_fn(45),
                                                run_config=run_config, hparams=hparams)
 show('default schedule', metrics)
+print('exports kept:', len(os.listdir(os.path.join(model_dir, 'export', 'Servo'))))
 
 
 # The older form: experiment_fn(output_dir).

@@ -317,8 +317,9 @@ CONTRIB_MODULES.update({
               "tf1mem's re-implementation of preprocessing.VocabularyProcessor, "
               "datasets (mnist: tf1mem's MNIST loader; load_dataset('mnist')), ModeKeys, "
               "RunConfig (contrib's arguments on tf1mem's tf.estimator.RunConfig), "
-              "Experiment and learn_runner around a tf.estimator.Estimator (the contrib "
-              "Estimator, SKCompat, export strategies are not provided)"),
+              "Experiment, learn_runner and make_export_strategy around a "
+              "tf.estimator.Estimator (the contrib Estimator and SKCompat are not "
+              "provided)"),
     "image": ((_image_symbols,),
               "tf1mem's re-implementation of rotate, translate, transform and the "
               "projective-transform helpers on tf.raw_ops.ImageProjectiveTransformV3 "
@@ -386,11 +387,6 @@ REMOVED_SYMBOLS.update({
                                          "gradients",
     "learn.Estimator": "tf.estimator.Estimator (tf1mem provides it) with a model_fn returning "
                        "tf.estimator.EstimatorSpec",
-    "learn.make_export_strategy": "tf.estimator.LatestExporter(name, "
-                                  "serving_input_receiver_fn) in tf.estimator.EvalSpec("
-                                  "exporters=...) with tf.estimator.train_and_evaluate "
-                                  "(tf1mem provides them)",
-    "learn.ExportStrategy": "tf.estimator.LatestExporter (tf1mem provides it)",
     "learn.SKCompat": "tf.estimator's train / evaluate / predict with "
                       "tf.estimator.inputs.numpy_input_fn",
     "learn.DNNClassifier": "tf.estimator.DNNClassifier (tf1mem provides it)",

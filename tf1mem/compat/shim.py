@@ -92,6 +92,10 @@ _MODULE_ALIASES = {
         "tf1mem.compat.contrib_impl.learn.learn_runner",
     "tensorflow.contrib.learn.python.learn.experiment":
         "tf1mem.compat.contrib_impl.learn.experiment",
+    "tensorflow.contrib.learn.python.learn.utils.saved_model_export_utils":
+        "tf1mem.compat.contrib_impl.learn.export_strategy",
+    "tensorflow.contrib.learn.utils.saved_model_export_utils":
+        "tf1mem.compat.contrib_impl.learn.export_strategy",
     "tensorflow.estimator": "tf1mem.compat.estimator",
     "tensorflow.estimator.inputs": "tf1mem.compat.estimator.inputs",
     "tensorflow.estimator.export": "tf1mem.compat.estimator.export",

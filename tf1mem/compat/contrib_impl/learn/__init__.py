@@ -4,9 +4,10 @@ Owns: ``preprocessing`` (``VocabularyProcessor``, ``CategoricalVocabulary``,
 ``tokenizer``, ``TOKENIZER_RE``), ``datasets`` (``mnist`` is tf1mem's MNIST loader,
 ``load_dataset("mnist")``), ``ModeKeys`` (TF1's learn keys: ``"train"``, ``"eval"``,
 ``"infer"``), ``RunConfig`` (TF 1.15's contrib signature on tf1mem's
-``tf.estimator.RunConfig``), ``Experiment`` and ``learn_runner`` (around a core
-``tf.estimator.Estimator``). Everything else (the contrib ``Estimator``, ``SKCompat``,
-the canned learn models, export strategies) is named removed by
+``tf.estimator.RunConfig``), ``Experiment``, ``learn_runner`` and the export strategies
+(``make_export_strategy``, ``ExportStrategy``) around a core ``tf.estimator.Estimator``.
+Everything else (the contrib ``Estimator``, ``SKCompat``, the canned learn models) is
+named removed by
 :mod:`tf1mem.compat.contrib`, with a replacement. Values equal TF 1.15.5's (corpus
 scripts ``contrib_learn.py``, ``contrib_learn_experiment.py``). Nothing here imports
 TensorFlow at import time.
@@ -14,10 +15,11 @@ TensorFlow at import time.
 
 from tf1mem.compat.contrib_impl.learn import datasets, learn_runner, preprocessing
 from tf1mem.compat.contrib_impl.learn.experiment import Experiment
+from tf1mem.compat.contrib_impl.learn.export_strategy import ExportStrategy, make_export_strategy
 from tf1mem.compat.contrib_impl.learn.run_config import RunConfig
 
-__all__ = ["Experiment", "ModeKeys", "RunConfig", "datasets", "learn_runner",
-           "preprocessing", "symbols"]
+__all__ = ["Experiment", "ExportStrategy", "ModeKeys", "RunConfig", "datasets",
+           "learn_runner", "make_export_strategy", "preprocessing", "symbols"]
 
 
 class ModeKeys:
@@ -32,5 +34,6 @@ class ModeKeys:
 def symbols():
     """The names tf.contrib.learn resolves to under tf1mem."""
     return {"ModeKeys": ModeKeys, "RunConfig": RunConfig, "Experiment": Experiment,
-            "learn_runner": learn_runner, "datasets": datasets,
+            "learn_runner": learn_runner, "ExportStrategy": ExportStrategy,
+            "make_export_strategy": make_export_strategy, "datasets": datasets,
             "preprocessing": preprocessing}

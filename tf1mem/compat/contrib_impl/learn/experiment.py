@@ -18,16 +18,19 @@ Owns what each schedule trains and evaluates, as TF 1.15.5 did (measured on it):
 * ``continuous_eval()``, ``continuous_eval_on_train_data()``: evaluate each new checkpoint
   until one reaches ``train_steps``; ``run_std_server()``: this task's server.
 
-Export strategies (``saved_model_export_utils.make_export_strategy``) are not provided:
-``export_strategies`` must be None or empty (use ``tf.estimator.train_and_evaluate`` with
-``tf.estimator.LatestExporter``). Nothing here imports TensorFlow at import time.
+``export_strategies`` (``make_export_strategy``, see
+:mod:`~tf1mem.compat.contrib_impl.learn.export_strategy`) run after the final evaluation of
+``train_and_evaluate()`` and ``local_run()``, after each evaluation of
+``continuous_train_and_eval()`` and after ``test()``, into ``model_dir/export/<name>``, as
+TF 1.15.5 did. Nothing here imports TensorFlow at import time.
 """
 
+import os
 import time
 
-from tf1mem import errors
+from tf1mem.compat.contrib_impl.learn.export_strategy import ExportStrategy
 
-__all__ = ["Experiment", "ExportStrategiesError"]
+__all__ = ["Experiment"]
 
 _ONE_PASS = "one_pass"
 _DEFAULT = object()  # "not passed": the Experiment's own setting
@@ -35,10 +38,6 @@ _DEFAULT_STEPS_PER_ITERATION = 1000
 _GCS_MIN_EVAL_FREQUENCY = 1000
 _MAX_WORKER_DELAY_SECS = 60
 _DELAY_SECS_PER_WORKER = 5
-
-
-class ExportStrategiesError(errors.ShimError, ValueError):
-    """``Experiment(export_strategies=...)``: tf1mem does not provide export strategies."""
 
 
 def _log(msg, *args):
@@ -109,16 +108,17 @@ class Experiment:
         (None: 1, or 1000 with a ``gs://`` model_dir; 0: none until the end).
       delay_workers_by_global_step: accepted; tf1mem delays cluster workers by time
         only (see ``train``).
-      export_strategies: None or empty (not provided; see the module docstring).
+      export_strategies: an ``ExportStrategy``, an iterable of them, or None.
       train_steps_per_iteration: training steps per ``continuous_train_and_eval`` round.
-      checkpoint_and_export: accepted; with no export strategies there is nothing to
-        export.
+      checkpoint_and_export: accepted; the strategies export after the evaluations
+        listed in the module docstring.
       saving_listeners: ``CheckpointSaverListener``s of training.
       check_interval_secs: least seconds between two evaluations during training.
 
     Raises:
       ValueError: an estimator that is no ``tf.estimator.Estimator``, ``eval_metrics``,
-        a negative ``min_eval_frequency``, export strategies.
+        a negative ``min_eval_frequency``, export strategies that are no
+        ``ExportStrategy``.
     """
 
     def __init__(self, estimator, train_input_fn, eval_input_fn, eval_metrics=None,
@@ -137,13 +137,7 @@ class Experiment:
         if eval_metrics is not None:
             raise ValueError("`eval_metrics` must be `None` with `tf.estimator.Estimator`. "
                              "Use `eval_metric_ops` in `tf.estimator.EstimatorSpec` instead.")
-        if export_strategies:
-            from tf1mem.compat import contrib
-
-            raise ExportStrategiesError(contrib.removed_message(
-                "tf.contrib.learn.Experiment(export_strategies=...)",
-                "tf.estimator.train_and_evaluate with EvalSpec(exporters=tf.estimator."
-                "LatestExporter(name, serving_input_receiver_fn)) (tf1mem provides it)"))
+        self._export_strategies = _check_export_strategies(export_strategies)
         if min_eval_frequency is not None and min_eval_frequency < 0:
             raise ValueError(f"min_eval_frequency must be >= 0 or None, got "
                              f"{min_eval_frequency!r}")
@@ -184,12 +178,18 @@ class Experiment:
         self._train_monitors.extend(additional_hooks)
 
     def reset_export_strategies(self, new_export_strategies=None):
-        """Returns the previous export strategies (always none under tf1mem)."""
-        if new_export_strategies:
-            raise ExportStrategiesError(
-                "tf.contrib.learn export strategies are not provided by tf1mem; use "
-                "tf.estimator.train_and_evaluate with tf.estimator.LatestExporter")
-        return []
+        """Replaces the export strategies; returns the previous ones (a tuple)."""
+        previous = self._export_strategies
+        self._export_strategies = _check_export_strategies(new_export_strategies)
+        return previous
+
+    def _maybe_export(self, eval_result):
+        """Runs each export strategy on the newest checkpoint; returns their results."""
+        checkpoint = self._estimator.latest_checkpoint()
+        base = os.path.join(self._estimator.model_dir, "export")
+        return [strategy.export(self._estimator, os.path.join(base, strategy.name),
+                                checkpoint_path=checkpoint, eval_result=eval_result)
+                for strategy in self._export_strategies]
 
     # -- the pieces -----------------------------------------------------------------
 
@@ -254,14 +254,16 @@ class Experiment:
         """Trains, evaluating during training (``min_eval_frequency``) and at the end.
 
         Returns:
-          ``(eval_result, export_results)``: the final evaluation's dict and ``[]``.
+          ``(eval_result, export_results)``: the final evaluation's dict and what each
+          export strategy returned after it.
         """
         hooks = []
         if self._min_eval_frequency:
             hooks.append(_validation_hook_class()(self, self._min_eval_frequency,
                                                   self._check_interval_secs))
         self._train(hooks=hooks, max_steps=self._train_steps)
-        return self._evaluate(None), []
+        result = self._evaluate(None)
+        return result, self._maybe_export(result)
 
     def local_run(self):
         """TF 1.15's deprecated local schedule: ``train()`` then one evaluation.
@@ -270,7 +272,8 @@ class Experiment:
           ``(eval_result, export_results)``.
         """
         self._train(max_steps=self._train_steps)
-        return self._evaluate(None), []
+        result = self._evaluate(None)
+        return result, self._maybe_export(result)
 
     def continuous_train_and_eval(self, continuous_eval_predicate_fn=None):
         """Alternates ``train_steps_per_iteration`` training steps and an evaluation.
@@ -286,19 +289,22 @@ class Experiment:
         if per_iteration is None:
             per_iteration = (self._train_steps // 10 if self._train_steps
                              else _DEFAULT_STEPS_PER_ITERATION)
-        result = None
+        result, exports = None, []
         while continuous_eval_predicate_fn is None or continuous_eval_predicate_fn(result):
             self._train(steps=per_iteration)
             result = self._evaluate(_ONE_PASS)
+            exports = self._maybe_export(result)
             if self._train_steps and int(result["global_step"]) >= self._train_steps:
                 break
-        return result, []
+        return result, exports
 
     def test(self):
         """One training step and one evaluation step (without ``eval_hooks``, as TF
         1.15.5). Returns the metrics dict."""
         self._train(steps=1)
-        return self._evaluate(_ONE_PASS, steps=1, hooks=())
+        result = self._evaluate(_ONE_PASS, steps=1, hooks=())
+        self._maybe_export(result)
+        return result
 
     def continuous_eval(self, delay_secs=None, throttle_delay_secs=None,
                         evaluate_checkpoint_only_once=True, continuous_eval_predicate_fn=None,
@@ -344,3 +350,22 @@ class Experiment:
         from tf1mem.compat.estimator import training
 
         training._start_server(self._estimator.config).join()
+
+
+def _check_export_strategies(export_strategies):
+    """The strategies as a tuple (as TF 1.15 kept them); TF 1.15's error for anything
+    else, naming the first value that is no ExportStrategy."""
+    if export_strategies is None:
+        return ()
+    if isinstance(export_strategies, ExportStrategy):
+        return (export_strategies,)
+    try:
+        strategies = tuple(export_strategies)
+    except TypeError:
+        strategies, bad = None, export_strategies
+    else:
+        bad = next((s for s in strategies if not isinstance(s, ExportStrategy)), None)
+    if strategies is None or bad is not None:
+        raise ValueError(f"`export_strategies` must be an ExportStrategy, an iterable of "
+                         f"ExportStrategy, or `None`, found {bad}.")
+    return strategies
