@@ -63,12 +63,18 @@ def test_tf1_import_paths(tmp_path):
         "from tensorflow.contrib.learn import learn_runner as r1\n"
         "from tensorflow.contrib.learn.python.learn import learn_runner as r2\n"
         "from tensorflow.contrib.learn.python.learn.experiment import Experiment\n"
+        "from tensorflow.contrib.learn.python.learn.utils import saved_model_export_utils\n"
+        "from tensorflow.contrib.learn.utils import saved_model_export_utils as u2\n"
+        "print(saved_model_export_utils is u2 is tf.contrib.learn.utils."
+        "saved_model_export_utils,\n"
+        "      u2.make_export_strategy is tf.contrib.learn.make_export_strategy)\n"
         "print(m1 is m2, tf.contrib.learn.datasets.mnist is m2,\n"
         "      tf.contrib.learn.preprocessing.VocabularyProcessor is VocabularyProcessor)\n"
         "print(r1 is r2 is tf.contrib.learn.learn_runner, r1.run.__name__,\n"
         "      Experiment is tf.contrib.learn.Experiment)\n")
     proc = _subproc.run(["-m", "tf1mem.run", str(script)], cwd=tmp_path, check_rc=0)
-    assert proc.stdout.strip().splitlines()[-2:] == ["True True True", "True run True"]
+    assert proc.stdout.strip().splitlines()[-3:] == ["True True", "True True True",
+                                                     "True run True"]
 
 
 # -- RunConfig (contrib) --------------------------------------------------------------

@@ -13,13 +13,13 @@ scripts ``contrib_learn.py``, ``contrib_learn_experiment.py``). Nothing here imp
 TensorFlow at import time.
 """
 
-from tf1mem.compat.contrib_impl.learn import datasets, learn_runner, preprocessing
+from tf1mem.compat.contrib_impl.learn import datasets, learn_runner, preprocessing, utils
 from tf1mem.compat.contrib_impl.learn.experiment import Experiment
 from tf1mem.compat.contrib_impl.learn.export_strategy import ExportStrategy, make_export_strategy
 from tf1mem.compat.contrib_impl.learn.run_config import RunConfig
 
 __all__ = ["Experiment", "ExportStrategy", "ModeKeys", "RunConfig", "datasets",
-           "learn_runner", "make_export_strategy", "preprocessing", "symbols"]
+           "learn_runner", "make_export_strategy", "preprocessing", "symbols", "utils"]
 
 
 class ModeKeys:
@@ -36,4 +36,4 @@ def symbols():
     return {"ModeKeys": ModeKeys, "RunConfig": RunConfig, "Experiment": Experiment,
             "learn_runner": learn_runner, "ExportStrategy": ExportStrategy,
             "make_export_strategy": make_export_strategy, "datasets": datasets,
-            "preprocessing": preprocessing}
+            "preprocessing": preprocessing, "utils": utils}
