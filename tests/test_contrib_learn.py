@@ -86,6 +86,7 @@ def test_contrib_run_config_is_tf115s(monkeypatch):
     assert (config.task_type, config.task_id, config.is_chief, config.environment) == (
         None, 0, True, "local")
     assert (config.save_checkpoints_secs, config.save_checkpoints_steps) == (600, None)
+    assert (config.num_ps_replicas, config.num_worker_replicas, config.master) == (0, 0, "")
     stepped = RunConfig(model_dir="m", save_checkpoints_steps=50)
     assert (stepped.model_dir, stepped.save_checkpoints_secs,
             stepped.save_checkpoints_steps) == ("m", None, 50)

@@ -93,6 +93,8 @@ class RunConfig(core.RunConfig):
         super()._init_cluster(tf_config)
         if not isinstance(task, dict) or task.get("type") is None:
             self._task_type = None
+        if not cluster:
+            self._num_worker_replicas = 0  # TF 1.15.5's contrib value on one machine
 
     environment = property(lambda self: self._environment)
     num_cores = property(lambda self: self._num_cores)
