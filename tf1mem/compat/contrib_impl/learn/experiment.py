@@ -9,7 +9,8 @@ Owns what each schedule trains and evaluates, as TF 1.15.5 did (measured on it):
 * ``train_and_evaluate()`` (the local schedule): trains to ``train_steps`` while a hook
   evaluates the newest checkpoint every ``min_eval_frequency`` steps (default 1, 1000 for
   a ``gs://`` model_dir, 0 turns it off), at most once per ``check_interval_secs`` (5 s),
-  each checkpoint once; then evaluates the final checkpoint. Returns ``(eval_result, [])``.
+  each checkpoint once; then evaluates the final checkpoint. Returns ``(eval_result,
+  export_results)``.
 * ``local_run()``: ``train()`` then one evaluation, without the in-training ones.
 * ``continuous_train_and_eval()``: ``train_steps_per_iteration`` steps (default
   ``train_steps // 10``, 1000 without ``train_steps``) then an evaluation, until
@@ -166,7 +167,6 @@ class Experiment:
         self._saving_listeners = list(saving_listeners or ())
         self._check_interval_secs = check_interval_secs
         self._last_evaluated = None
-        self._last_result = None
 
     estimator = property(lambda self: self._estimator)
     eval_metrics = property(lambda self: None)
@@ -207,10 +207,8 @@ class Experiment:
     def _evaluate(self, name, steps=_DEFAULT, checkpoint_path=None, hooks=_DEFAULT):
         steps = self._eval_steps if steps is _DEFAULT else steps
         hooks = self._eval_hooks if hooks is _DEFAULT else hooks
-        result = self._estimator.evaluate(self._eval_input_fn, steps=steps, hooks=hooks,
-                                          name=name, checkpoint_path=checkpoint_path)
-        self._last_result = result
-        return result
+        return self._estimator.evaluate(self._eval_input_fn, steps=steps, hooks=hooks,
+                                        name=name, checkpoint_path=checkpoint_path)
 
     def _evaluate_new_checkpoint(self, name=None):
         """Evaluates the newest checkpoint unless it was already; True when it did."""
