@@ -1,13 +1,22 @@
-"""tf.contrib.learn (tf1mem's VocabularyProcessor, datasets, ModeKeys, RunConfig). Their
-outputs against TF 1.15.5 are the corpus script contrib_learn.py; these tests check the
-edges: bad input, the removed names and their replacements, the TF1 import paths."""
+"""tf.contrib.learn (tf1mem's VocabularyProcessor, datasets, ModeKeys, RunConfig, Experiment,
+learn_runner). Their outputs against TF 1.15.5 are the corpus scripts contrib_learn.py and
+contrib_learn_experiment.py; these tests check the edges: bad input, the removed names and
+their replacements, the TF1 import paths, learn_runner's schedule choice and errors (TF
+1.15.5's, measured on the oracle), and how far each Experiment schedule trains."""
+
+import json
+import textwrap
 
 import numpy as np
 import pytest
 
 from tests import _subproc
 from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl.learn import datasets, preprocessing
+from tf1mem.compat.contrib_impl.learn import (datasets, experiment, export_strategy,
+                                              learn_runner, preprocessing)
+from tf1mem.compat.contrib_impl.learn.run_config import RunConfig
+from tf1mem.compat.estimator import Estimator
+from tf1mem.compat.estimator import RunConfig as CoreRunConfig
 
 
 def _module():
@@ -16,16 +25,15 @@ def _module():
 
 def test_removed_learn_names_say_what_replaces_them():
     learn = _module()
-    with pytest.raises(contrib.RemovedAttributeError, match=r"train_and_evaluate"):
-        learn.Experiment
     with pytest.raises(contrib.RemovedAttributeError, match=r"EstimatorSpec"):
         learn.Estimator
     with pytest.raises(contrib.RemovedAttributeError, match=r"numpy_input_fn"):
         learn.SKCompat
+    assert learn.make_export_strategy is export_strategy.make_export_strategy
     assert learn.ModeKeys.INFER == "infer"
-    from tf1mem.compat.estimator import RunConfig
-
-    assert learn.RunConfig is RunConfig
+    assert learn.Experiment is experiment.Experiment
+    assert learn.learn_runner is learn_runner
+    assert learn.RunConfig is RunConfig and issubclass(RunConfig, CoreRunConfig)
 
 
 def test_load_dataset_other_than_mnist_is_a_clear_error():
@@ -52,7 +60,286 @@ def test_tf1_import_paths(tmp_path):
         "from tensorflow.contrib.learn.python.learn.datasets import mnist as m1\n"
         "import tensorflow.contrib.learn.datasets.mnist as m2\n"
         "import tensorflow as tf\n"
+        "from tensorflow.contrib.learn import learn_runner as r1\n"
+        "from tensorflow.contrib.learn.python.learn import learn_runner as r2\n"
+        "from tensorflow.contrib.learn.python.learn.experiment import Experiment\n"
+        "from tensorflow.contrib.learn.python.learn.utils import saved_model_export_utils\n"
+        "from tensorflow.contrib.learn.utils import saved_model_export_utils as u2\n"
+        "print(saved_model_export_utils is u2 is tf.contrib.learn.utils."
+        "saved_model_export_utils,\n"
+        "      u2.make_export_strategy is tf.contrib.learn.make_export_strategy)\n"
         "print(m1 is m2, tf.contrib.learn.datasets.mnist is m2,\n"
-        "      tf.contrib.learn.preprocessing.VocabularyProcessor is VocabularyProcessor)\n")
+        "      tf.contrib.learn.preprocessing.VocabularyProcessor is VocabularyProcessor)\n"
+        "print(r1 is r2 is tf.contrib.learn.learn_runner, r1.run.__name__,\n"
+        "      Experiment is tf.contrib.learn.Experiment)\n")
     proc = _subproc.run(["-m", "tf1mem.run", str(script)], cwd=tmp_path, check_rc=0)
-    assert proc.stdout.strip().splitlines()[-1] == "True True True"
+    assert proc.stdout.strip().splitlines()[-3:] == ["True True", "True True True",
+                                                     "True run True"]
+
+
+# -- RunConfig (contrib) --------------------------------------------------------------
+
+def test_contrib_run_config_is_tf115s(monkeypatch):
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    config = RunConfig()
+    # TF 1.15.5: no task type without TF_CONFIG (core says "worker"), 600 s checkpoints.
+    assert (config.task_type, config.task_id, config.is_chief, config.environment) == (
+        None, 0, True, "local")
+    assert (config.save_checkpoints_secs, config.save_checkpoints_steps) == (600, None)
+    assert (config.num_ps_replicas, config.num_worker_replicas, config.master) == (0, 0, "")
+    stepped = RunConfig(model_dir="m", save_checkpoints_steps=50)
+    assert (stepped.model_dir, stepped.save_checkpoints_secs,
+            stepped.save_checkpoints_steps) == ("m", None, 50)
+    replaced = stepped.replace(save_checkpoints_steps=7)
+    assert isinstance(replaced, RunConfig) and replaced.save_checkpoints_steps == 7
+    assert replaced.model_dir == "m" and replaced.task_type is None
+    tuned = RunConfig(num_cores=2, log_device_placement=True, gpu_memory_fraction=0.5)
+    session = tuned.session_config
+    assert (session.intra_op_parallelism_threads, session.inter_op_parallelism_threads,
+            session.log_device_placement) == (2, 2, True)
+    assert session.gpu_options.per_process_gpu_memory_fraction == 0.5
+    assert RunConfig(master="grpc://x:1").master == "grpc://x:1"
+
+
+# -- learn_runner: the default schedule ----------------------------------------------
+
+@pytest.mark.parametrize("tf_config, schedule", [
+    (None, "train_and_evaluate"),
+    ({"task": {"type": "worker", "index": 0}}, "train_and_evaluate"),
+    ({"task": {"type": "ps", "index": 0}}, "train_and_evaluate"),
+    ({"cluster": {"worker": ["localhost:2"]}, "task": {"type": "worker", "index": 0}},
+     "train_and_evaluate"),
+    ({"cluster": {"ps": ["localhost:1"], "worker": ["localhost:2"]},
+      "task": {"type": "worker", "index": 0}}, "train"),
+    ({"cluster": {"ps": ["localhost:1"], "worker": ["localhost:2"],
+                  "master": ["localhost:3"]}, "task": {"type": "master", "index": 0}},
+     "train_and_evaluate"),
+    ({"cluster": {"ps": ["localhost:1"], "worker": ["localhost:2"],
+                  "master": ["localhost:3"]}, "task": {"type": "ps", "index": 0}},
+     "run_std_server"),
+])
+def test_default_schedule_follows_the_task_type(monkeypatch, tf_config, schedule):
+    # The TF 1.15.5 oracle chose these for the same TF_CONFIGs.
+    if tf_config is None:
+        monkeypatch.delenv("TF_CONFIG", raising=False)
+    else:
+        monkeypatch.setenv("TF_CONFIG", json.dumps(tf_config))
+    assert learn_runner._default_schedule(RunConfig()) == schedule
+
+
+@pytest.mark.parametrize("tf_config, message", [
+    ({"cluster": {"ps": ["localhost:1"], "worker": ["localhost:2"]}},
+     r"Must specify a schedule"),
+    ({"cluster": {"ps": ["localhost:1"], "foo": ["localhost:2"]},
+      "task": {"type": "foo", "index": 0}}, r"No default schedule for task type: foo"),
+])
+def test_no_default_schedule_is_tf115s_error(monkeypatch, tf_config, message):
+    monkeypatch.setenv("TF_CONFIG", json.dumps(tf_config))
+    with pytest.raises(ValueError, match=message):
+        learn_runner._default_schedule(RunConfig())
+
+
+# -- learn_runner: experiment_fn forms and errors ------------------------------------
+
+def _model_fn(features, labels, mode):
+    raise AssertionError("these tests never build the model")
+
+
+class _Recording(experiment.Experiment):
+    """An Experiment with one more schedule, which records that it ran."""
+
+    def record(self):
+        return ("record", self.estimator.model_dir)
+
+
+@pytest.fixture()
+def calls(monkeypatch):
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    return []
+
+
+def _experiment_fn(calls, cls=_Recording):
+    def experiment_fn(run_config, hparams):
+        calls.append((type(run_config).__name__, run_config.model_dir, hparams))
+        return cls(Estimator(_model_fn, config=run_config), lambda: None, lambda: None)
+    return experiment_fn
+
+
+def test_run_calls_experiment_fn_with_run_config_and_hparams(tmp_path, calls):
+    from tf1mem.compat.contrib_impl.hparams import HParams
+
+    hparams = HParams(learning_rate=0.1)
+    config = RunConfig(model_dir=str(tmp_path))
+    result = learn_runner.run(_experiment_fn(calls), run_config=config, schedule="record",
+                              hparams=hparams)
+    assert result == ("record", str(tmp_path))
+    assert calls == [("RunConfig", str(tmp_path), hparams)]
+
+
+def test_run_calls_the_old_experiment_fn_with_output_dir(tmp_path, calls):
+    def old_experiment_fn(output_dir):
+        calls.append(output_dir)
+        return _Recording(Estimator(_model_fn, model_dir=output_dir), lambda: None,
+                          lambda: None)
+
+    assert learn_runner.run(old_experiment_fn, output_dir=str(tmp_path),
+                            schedule="record") == ("record", str(tmp_path))
+    assert calls == [str(tmp_path)]
+
+
+@pytest.mark.parametrize("schedule, error, message", [
+    ("trian", ValueError, r"Schedule references non-existent task trian.*'train'"),
+    ("_call_train", ValueError, r"non-existent task _call_train"),
+    ("estimator", TypeError, r"Schedule references non-callable member estimator"),
+    ("train_steps", TypeError, r"non-callable member train_steps"),
+    (3, TypeError, r"schedule must be the name of an Experiment method.*got 3"),
+])
+def test_bad_schedule_errors_name_the_value(tmp_path, calls, schedule, error, message):
+    with pytest.raises(error, match=message):
+        learn_runner.run(_experiment_fn(calls), run_config=RunConfig(model_dir=str(tmp_path)),
+                         schedule=schedule)
+
+
+def test_run_argument_errors_are_tf115s(tmp_path, calls):
+    config = RunConfig(model_dir=str(tmp_path))
+    fn = _experiment_fn(calls)
+    with pytest.raises(TypeError, match=r'Experiment builder "5" is not callable'):
+        learn_runner.run(5, run_config=config)
+    with pytest.raises(ValueError, match=r"Cannot provide both `output_dir` and `run_config`"):
+        learn_runner.run(fn, output_dir=str(tmp_path), run_config=config)
+    with pytest.raises(ValueError, match=r"Must set value for `output_dir` or `run_config`"):
+        learn_runner.run(fn)
+    with pytest.raises(ValueError, match=r"Must set `hparams` as None.*\{'a': 1\}"):
+        learn_runner.run(fn, output_dir=str(tmp_path), hparams={"a": 1})
+    with pytest.raises(ValueError, match=r"`hparams` must be `HParams` instance"):
+        learn_runner.run(fn, run_config=config, hparams={"a": 1})
+    with pytest.raises(ValueError, match=r"must be `tf.contrib.learn.RunConfig` instance"):
+        learn_runner.run(fn, run_config=CoreRunConfig(model_dir=str(tmp_path)))
+    with pytest.raises(ValueError, match=r"Must specify a model directory `model_dir`"):
+        learn_runner.run(fn, run_config=RunConfig())
+    with pytest.raises(TypeError, match=r"did not return an Experiment instance, got "
+                                        r"<class 'int'>"):
+        learn_runner.run(lambda run_config, hparams: 5, run_config=config)
+    assert calls == []
+
+
+def test_experiment_checks_its_arguments(tmp_path):
+    estimator = Estimator(_model_fn, model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match=r"`estimator` must implement.*got 5"):
+        experiment.Experiment(5, None, None)
+    with pytest.raises(ValueError, match=r"`eval_metrics` must be `None`"):
+        experiment.Experiment(estimator, None, None, eval_metrics={"a": 1})
+    strategy = export_strategy.make_export_strategy(lambda: None, exports_to_keep=1)
+    # TF 1.15.5's text, naming the first value that is no ExportStrategy.
+    with pytest.raises(ValueError, match=r"`export_strategies` must be an ExportStrategy, an "
+                                         r"iterable of ExportStrategy, or `None`, found 5\."):
+        experiment.Experiment(estimator, None, None, export_strategies=[strategy, 5])
+    exp = experiment.Experiment(estimator, None, None, train_steps=7,
+                                export_strategies=strategy)
+    assert (exp.estimator, exp.train_steps, exp.eval_steps, exp.eval_metrics) == (
+        estimator, 7, 100, None)
+    assert exp._min_eval_frequency == 1
+    assert strategy.name == "Servo"
+    assert exp.reset_export_strategies() == (strategy,)
+    assert exp.reset_export_strategies() == ()
+
+
+def test_make_export_strategy_checks_and_passes_what_export_fn_takes():
+    with pytest.raises(ValueError, match=r"serving_input_fn must be a function.*got 3"):
+        export_strategy.make_export_strategy(3)
+    with pytest.raises(ValueError, match=r"exports_to_keep.*got 0"):
+        export_strategy.make_export_strategy(lambda: None, exports_to_keep=0)
+    seen = []
+
+    def export_fn(estimator, export_dir_base, checkpoint_path, eval_result):
+        seen.append((estimator, export_dir_base, checkpoint_path, eval_result))
+        return b"path"
+
+    strategy = export_strategy.ExportStrategy("mine", export_fn)
+    assert strategy.export("est", "base", "ckpt", {"loss": 1.0}) == b"path"
+    assert seen == [("est", "base", "ckpt", {"loss": 1.0})]
+    keyed = export_strategy.make_export_strategy(lambda: None,
+                                                 default_output_alternative_key="k")
+    with pytest.raises(ValueError, match=r"default_output_alternative_key is not supported "
+                                         r"in core Estimator. Given: k"):
+        keyed.export(None, "base")
+
+
+# -- the schedules, trained (subprocess under the shim) ------------------------------
+
+_SCHEDULES_SCRIPT = """
+import os, tempfile
+import numpy as np
+import tensorflow as tf
+from tensorflow.contrib.learn.python.learn import learn_runner
+
+tf.logging.set_verbosity(tf.logging.ERROR)
+evaluations = []
+
+class Count(tf.train.SessionRunHook):
+    def end(self, session):
+        evaluations.append(int(session.run(tf.train.get_global_step())))
+
+def model_fn(features, labels, mode):
+    w = tf.get_variable('w', [], initializer=tf.zeros_initializer())
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={'y': features['x'] * w})
+    loss = tf.reduce_mean(tf.square(features['x'] * w - labels))
+    train = tf.train.GradientDescentOptimizer(0.001).minimize(loss, tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train)
+
+x = np.arange(8, dtype=np.float32)
+inp = tf.estimator.inputs.numpy_input_fn({'x': x}, 2 * x, batch_size=4, num_epochs=None,
+                                         shuffle=False)
+
+def run(schedule, save_steps=None, **kw):
+    del evaluations[:]
+    config = tf.contrib.learn.RunConfig(model_dir=tempfile.mkdtemp(),
+                                        save_checkpoints_steps=save_steps)
+    def experiment_fn(run_config, hparams):
+        return tf.contrib.learn.Experiment(tf.estimator.Estimator(model_fn, config=run_config),
+                                           inp, inp, eval_steps=1, eval_hooks=[Count()], **kw)
+    result = learn_runner.run(experiment_fn, run_config=config, schedule=schedule)
+    metrics = result[0] if isinstance(result, tuple) else result
+    step = (metrics.get_variable_value('global_step') if hasattr(metrics, 'model_dir')
+            else metrics['global_step'])
+    servo = os.path.join(config.model_dir, 'export', 'Servo')
+    exports = len(os.listdir(servo)) if os.path.isdir(servo) else 0
+    returned = len(result[1]) if isinstance(result, tuple) else '-'
+    print(schedule, int(step), evaluations, exports, returned)
+
+def serving_input_fn():
+    x = tf.placeholder(tf.float32, [None])
+    return tf.estimator.export.ServingInputReceiver({'x': x}, {'x': x})
+
+strategy = tf.contrib.learn.make_export_strategy(serving_input_fn, exports_to_keep=2)
+
+run('train', train_steps=9, export_strategies=strategy)
+run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=10,
+    export_strategies=[strategy])
+run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=7)
+run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=0)
+run('local_run', save_steps=5, train_steps=6, export_strategies=[strategy])
+run('continuous_train_and_eval', train_steps=25, export_strategies=[strategy])
+run('test', train_steps=20, export_strategies=[strategy])
+"""
+
+
+@pytest.mark.slow
+def test_schedules_train_to_train_steps_and_evaluate_as_tf115(tmp_path):
+    # Each line's global step and evaluated steps are TF 1.15.5's for the same script.
+    script = tmp_path / "schedules.py"
+    script.write_text(textwrap.dedent(_SCHEDULES_SCRIPT))
+    proc = _subproc.run(["-m", "tf1mem.run", str(script)], cwd=tmp_path, check_rc=0,
+                        env={"TF_CONFIG": ""})
+    # Exports: after the final evaluation only, after each continuous one (2 kept, the
+    # last returned), after test(), none after train().
+    assert proc.stdout.strip().splitlines()[-7:] == [
+        "train 9 [] 0 -",
+        "train_and_evaluate 20 [10, 20] 1 1",
+        "train_and_evaluate 20 [5, 20] 0 0",
+        "train_and_evaluate 20 [20] 0 0",
+        "local_run 6 [6] 1 1",
+        "continuous_train_and_eval 26 [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26] 2 1",
+        "test 1 [] 1 -",  # TF 1.15.5's test() evaluates without eval_hooks
+    ], _subproc.describe(proc)

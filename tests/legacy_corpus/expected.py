@@ -643,6 +643,30 @@ CASES = {
             'mnist sizes: 10000 10000 10000',
         ],
     ),
+    "contrib_learn_experiment.py": dict(
+        # TF 1.15.5's stdout (oracle), line for line.
+        args=[], exit_code=0,
+        lines=[
+            'run_config: True 10 None None local',
+            'train_and_evaluate: global_step=30 loss=0.023264 mae=0.117026 rmse=0.152525',
+            'metric keys: global_step loss mae rmse',
+            'export results: 1 True',
+            'checkpoints: [0, 10, 20, 30]',
+            'eval dir: 1',
+            "export contents: ['saved_model.pb', 'variables']",
+            "signature: tensorflow/serving/predict ['x'] ['y']",
+            'export predicts: -0.34852 -1.65705',
+            'default schedule: global_step=45 loss=0.003846 mae=0.054224 rmse=0.062018',
+            'exports kept: 1',
+            'train returned an Estimator: True',
+            'w after train: 0.295074 -0.600563',
+            'global_step after train: 12',
+            'test: global_step=1 loss=0.932268 mae=0.900000 rmse=0.965540',
+            'experiment: 30 None None True',
+            'bad schedule: ValueError True',
+            'core RunConfig: ValueError True',
+        ],
+    ),
     "kmeans_clustering_estimator.py": dict(
         # TF 1.15.5's stdout (oracle) except the two mini-batch numbers and the advice that
         # follows TF1's ValueError text. The first train() only initialises (the random

@@ -315,9 +315,11 @@ CONTRIB_MODULES.update({
             "optimizers, with TF1's slot and variable names"),
     "learn": ((_learn_symbols,),
               "tf1mem's re-implementation of preprocessing.VocabularyProcessor, "
-              "datasets (mnist: tf1mem's MNIST loader; load_dataset('mnist')), ModeKeys; "
-              "RunConfig is tf1mem's tf.estimator.RunConfig (Estimator, Experiment, "
-              "SKCompat, learn_runner are not provided)"),
+              "datasets (mnist: tf1mem's MNIST loader; load_dataset('mnist')), ModeKeys, "
+              "RunConfig (contrib's arguments on tf1mem's tf.estimator.RunConfig), "
+              "Experiment, learn_runner and make_export_strategy around a "
+              "tf.estimator.Estimator (the contrib Estimator and SKCompat are not "
+              "provided)"),
     "image": ((_image_symbols,),
               "tf1mem's re-implementation of rotate, translate, transform and the "
               "projective-transform helpers on tf.raw_ops.ImageProjectiveTransformV3 "
@@ -385,9 +387,6 @@ REMOVED_SYMBOLS.update({
                                          "gradients",
     "learn.Estimator": "tf.estimator.Estimator (tf1mem provides it) with a model_fn returning "
                        "tf.estimator.EstimatorSpec",
-    "learn.Experiment": "tf.estimator.train_and_evaluate with TrainSpec / EvalSpec (tf1mem "
-                        "provides it)",
-    "learn.learn_runner": "tf.estimator.train_and_evaluate (tf1mem provides it)",
     "learn.SKCompat": "tf.estimator's train / evaluate / predict with "
                       "tf.estimator.inputs.numpy_input_fn",
     "learn.DNNClassifier": "tf.estimator.DNNClassifier (tf1mem provides it)",

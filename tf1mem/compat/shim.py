@@ -94,6 +94,16 @@ _MODULE_ALIASES = {
     "tensorflow.contrib.learn.datasets.mnist": "tf1mem.data.input_data",
     "tensorflow.contrib.learn.datasets": "tf1mem.compat.contrib_impl.learn.datasets",
     "tensorflow.contrib.learn.preprocessing": "tf1mem.compat.contrib_impl.learn.preprocessing",
+    "tensorflow.contrib.learn.learn_runner": "tf1mem.compat.contrib_impl.learn.learn_runner",
+    "tensorflow.contrib.learn.python.learn.learn_runner":
+        "tf1mem.compat.contrib_impl.learn.learn_runner",
+    "tensorflow.contrib.learn.python.learn.experiment":
+        "tf1mem.compat.contrib_impl.learn.experiment",
+    "tensorflow.contrib.learn.python.learn.utils.saved_model_export_utils":
+        "tf1mem.compat.contrib_impl.learn.export_strategy",
+    "tensorflow.contrib.learn.utils.saved_model_export_utils":
+        "tf1mem.compat.contrib_impl.learn.export_strategy",
+    "tensorflow.contrib.learn.utils": "tf1mem.compat.contrib_impl.learn.utils",
     "tensorflow.estimator": "tf1mem.compat.estimator",
     "tensorflow.estimator.inputs": "tf1mem.compat.estimator.inputs",
     "tensorflow.estimator.export": "tf1mem.compat.estimator.export",

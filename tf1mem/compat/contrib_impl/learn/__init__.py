@@ -3,16 +3,23 @@
 Owns: ``preprocessing`` (``VocabularyProcessor``, ``CategoricalVocabulary``,
 ``tokenizer``, ``TOKENIZER_RE``), ``datasets`` (``mnist`` is tf1mem's MNIST loader,
 ``load_dataset("mnist")``), ``ModeKeys`` (TF1's learn keys: ``"train"``, ``"eval"``,
-``"infer"``) and ``RunConfig`` (tf1mem's ``tf.estimator.RunConfig``). Everything else
-(``Estimator``, ``Experiment``, ``SKCompat``, the canned learn models, ``learn_runner``)
-is named removed by :mod:`tf1mem.compat.contrib`, with a replacement. Values equal
-TF 1.15.5's (corpus script ``contrib_learn.py``). Nothing here imports TensorFlow at
-import time.
+``"infer"``), ``RunConfig`` (TF 1.15's contrib signature on tf1mem's
+``tf.estimator.RunConfig``), ``Experiment``, ``learn_runner`` and the export strategies
+(``make_export_strategy``, ``ExportStrategy``) around a core ``tf.estimator.Estimator``.
+Everything else (the contrib ``Estimator``, ``SKCompat``, the canned learn models) is
+named removed by
+:mod:`tf1mem.compat.contrib`, with a replacement. Values equal TF 1.15.5's (corpus
+scripts ``contrib_learn.py``, ``contrib_learn_experiment.py``). Nothing here imports
+TensorFlow at import time.
 """
 
-from tf1mem.compat.contrib_impl.learn import datasets, preprocessing
+from tf1mem.compat.contrib_impl.learn import datasets, learn_runner, preprocessing, utils
+from tf1mem.compat.contrib_impl.learn.experiment import Experiment
+from tf1mem.compat.contrib_impl.learn.export_strategy import ExportStrategy, make_export_strategy
+from tf1mem.compat.contrib_impl.learn.run_config import RunConfig
 
-__all__ = ["ModeKeys", "RunConfig", "datasets", "preprocessing", "symbols"]
+__all__ = ["Experiment", "ExportStrategy", "ModeKeys", "RunConfig", "datasets",
+           "learn_runner", "make_export_strategy", "preprocessing", "symbols", "utils"]
 
 
 class ModeKeys:
@@ -24,13 +31,9 @@ class ModeKeys:
     INFER = "infer"
 
 
-def _run_config():
-    from tf1mem.compat.estimator import RunConfig
-
-    return RunConfig
-
-
 def symbols():
     """The names tf.contrib.learn resolves to under tf1mem."""
-    return {"ModeKeys": ModeKeys, "RunConfig": _run_config(), "datasets": datasets,
-            "preprocessing": preprocessing}
+    return {"ModeKeys": ModeKeys, "RunConfig": RunConfig, "Experiment": Experiment,
+            "learn_runner": learn_runner, "ExportStrategy": ExportStrategy,
+            "make_export_strategy": make_export_strategy, "datasets": datasets,
+            "preprocessing": preprocessing, "utils": utils}
