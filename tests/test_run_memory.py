@@ -118,7 +118,11 @@ def test_out_of_memory_under_the_runner_is_explained(tmp_path, flags):
     """A real ResourceExhaustedError on the CPU's BFC allocator limited to 48 MiB."""
     script = tmp_path / "oom.py"
     script.write_text(textwrap.dedent(_OOM_SCRIPT))
-    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "48"}
+    # One op at a time (the runner's TF1MEM_INTER_OP_THREADS): run side by side, the
+    # initialiser's two Fill ops and two variables (40 MB) could meet the 48 MiB limit
+    # before the step meant to fail (seen once in six runs on a loaded machine).
+    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "48",
+           "TF1MEM_INTER_OP_THREADS": "1"}
     proc = _subproc.run(["-m", "tf1mem.run", *flags, script], cwd=tmp_path, env=env,
                         timeout=150, check_rc=1)
     assert proc.stdout == "4e+10\n"

@@ -275,9 +275,8 @@ class FastLoop:
                 # gathered batch is alive at a time, not ``unroll`` of them.
                 with tf.control_dependencies([W, b]):
                     x, y = self._float(tf.gather(images, rows[k])), tf.gather(labels, rows[k])
-                W_next, b_next, y_pred = models.sgd_step(x, y, W, b, self.opts.learning_rate)
+                W, b, y_pred = models.sgd_step(x, y, W, b, self.opts.learning_rate)
                 step_losses.append(models.loss(y_pred, y))
-                W, b = W_next, b_next
             return i + 1, W, b, losses.write(i, tf.stack(step_losses))
 
         n = tf.shape(indices)[0]
