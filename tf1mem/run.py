@@ -13,7 +13,9 @@ with the script's own config (the script's explicit value wins unless
 ``--force-config``), ``--placement-report FILE`` (``.csv`` or ``.json``) and
 ``--memory-report FILE`` (``.json`` or ``.csv``: each ``session.run`` label's
 peak per device and largest tensors, from its first runs traced with
-``FULL_TRACE``; a one-line summary on stderr at exit), ``--seed N`` (as if the script began with ``tf.set_random_seed(N)``; TF1's MNIST
+``FULL_TRACE``; a one-line summary on stderr at exit), ``--cpus LIST`` (the
+runner, the script and its children pinned to those CPUs, checked with the
+kernel: :mod:`tf1mem.config.affinity`), ``--seed N`` (as if the script began with ``tf.set_random_seed(N)``; TF1's MNIST
 loader then shuffles deterministically, as it did under TF 1.x).
 
 Exit status, ``sys.exit`` codes, uncaught exceptions (traceback from the script's
@@ -65,6 +67,8 @@ class RunOptions:
         out-of-memory (costs time on every run; implied by ``memory_report``).
       numpy_compat: the script and its own modules get NumPy 1.x's removed names
         (:mod:`tf1mem.compat.legacy_numpy`); ``--no-numpy-compat`` turns it off.
+      cpus: CPU numbers the runner, the script and its children are pinned to
+        (``--cpus`` / ``TF1MEM_CPUS``, :mod:`tf1mem.config.affinity`), or None.
     """
 
     script: Optional[str]
@@ -78,6 +82,7 @@ class RunOptions:
     numpy_compat: bool = True
     memory_report: Optional[str] = None
     oom_tensors: bool = False
+    cpus: Optional[Tuple[int, ...]] = None
 
 
 def _parser():
@@ -113,6 +118,10 @@ def _parser():
     parser.add_argument("--no-numpy-compat", dest="numpy_compat", action="store_false",
                         help="give the script NumPy as installed: no np.float, np.int, "
                              "np.asscalar, np.reshape(newshape=) ... of NumPy 1.x")
+    parser.add_argument("--cpus", metavar="LIST",
+                        help="run the script, and what it starts, on these CPUs only, as "
+                             "taskset -c LIST would (e.g. 0 or 0-3,6; env TF1MEM_CPUS): on a "
+                             "small machine a TF1 loop's steps can be much faster on one core")
     config.add_argparse_flags(parser)
     return parser
 
@@ -181,12 +190,18 @@ def parse_args(argv):
         session = config.resolve_options(config.options_from_args(ns))
     except errors.ConfigError as exc:
         parser.error(str(exc))
+    from tf1mem.config import affinity
+
+    try:
+        cpus = affinity.parse_cpus(ns.cpus) if ns.cpus else affinity.cpus_from_env()
+    except errors.UsageError as exc:
+        parser.error(str(exc))
     return RunOptions(
         script=target[0] if target else None, module=ns.module, args=tuple(rest),
         session=None if session == config.SessionOptions() else session,
         force_config=ns.force_config, placement_report=ns.placement_report, seed=ns.seed,
         allow_remote=ns.allow_remote, numpy_compat=ns.numpy_compat,
-        memory_report=ns.memory_report, oom_tensors=ns.oom_tensors)
+        memory_report=ns.memory_report, oom_tensors=ns.oom_tensors, cpus=cpus)
 
 
 def _keep_servers_on_loopback(opts, argv):
@@ -221,6 +236,10 @@ def main(argv=None):
         from tf1mem.compat import script
 
         opts = parse_args(sys.argv[1:] if argv is None else argv)
+        if opts.cpus is not None:
+            from tf1mem.config import affinity
+
+            affinity.pin(opts.cpus)  # before any re-exec: the new image keeps the pin
         forbid = None
         if argv is None:  # a real command line: safe to re-exec before TF is imported
             forbid = _keep_servers_on_loopback(opts, sys.argv[1:])

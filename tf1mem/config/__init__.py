@@ -14,6 +14,8 @@ Its modules:
   script's own config; the script's explicit values win unless ``force=True``),
   :func:`explicit_options`, :func:`describe_config` (one line per option, saying
   what is in force and what has no effect, e.g. GPU options without a GPU).
+- :mod:`tf1mem.config.affinity`: ``--cpus LIST`` / ``TF1MEM_CPUS``, the CPUs a
+  command's process and its children may run on, checked with the kernel.
 - :mod:`tf1mem.config.registry`: :func:`note_session_config`, a process-wide record
   that warns (:class:`GpuOptionsIgnoredWarning`) when a session asks for GPU options
   that TensorFlow will silently ignore because GPU devices already exist.
