@@ -107,14 +107,21 @@ def test_real_out_of_memory_is_explained(tmp_path):
 
 @pytest.mark.slow
 def test_train_out_of_memory_is_explained(real_mnist_dir):
-    """tf1mem.train on a real ResourceExhaustedError (CPU BFC allocator, 2 MiB)."""
-    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "2"}
+    """tf1mem.train on a real ResourceExhaustedError (CPU BFC allocator, 8 MiB).
+
+    8 MiB holds one iteration's row indices (10 steps x 20000 int64, 1.6 MB) but not
+    the batch's pixels (15 MB), so the failure is always that gather's; at 2 MiB the
+    indices alone came near the limit, and which small op then failed depended on the
+    threads' timing (once a scalar add, whose 0 bytes leave no batch to predict).
+    """
+    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "8"}
     proc = _subproc.run(["-m", "tf1mem.train", "--steps", "10", "--batch-size", "20000",
                          "--no-progress", "--data-dir", real_mnist_dir], env=env, check_rc=1)
     err = proc.stderr
     assert "tf1mem.train: out of memory" in err
     assert "largest tensors in use at the failure:" in err
     assert "batch size fed: 20000" in err
+    assert "node Gather asked for 14.95 MiB (shape [20000,784], uint8)" in err, err
     bound = int(re.search(r"predicted largest batch that fits: at most (\d+)", err).group(1))
     assert 0 < bound < 20000
     raw = re.search(r"TensorFlow's full report: (\S+)", err).group(1)

@@ -274,7 +274,13 @@ class FastLoop:
                 # exist, i.e. after that step's last use of its own batch: one
                 # gathered batch is alive at a time, not ``unroll`` of them.
                 with tf.control_dependencies([W, b]):
-                    x, y = self._float(tf.gather(images, rows[k])), tf.gather(labels, rows[k])
+                    pixels = tf.gather(images, rows[k])
+                # Labels after images, always: an out-of-memory then names the larger
+                # of the two (the batch's images), whatever the threads' timing, and
+                # tf1mem.train's prediction of the batch that fits has it to go on.
+                with tf.control_dependencies([pixels]):
+                    y = tf.gather(labels, rows[k])
+                x = self._float(pixels)
                 W, b, y_pred = models.sgd_step(x, y, W, b, self.opts.learning_rate)
                 step_losses.append(models.loss(y_pred, y))
             return i + 1, W, b, losses.write(i, tf.stack(step_losses))
