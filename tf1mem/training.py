@@ -262,7 +262,9 @@ class FastLoop:
         self._oom_error = tf.errors.ResourceExhaustedError
 
     def _float(self, images):
-        return models.pixels(images) if self._pixels.name == "uint8" else images
+        from tf1mem._tf import v1
+
+        return models.pixels(images) if self._pixels == v1().uint8 else images
 
     def _loop(self, tf, images, labels, indices, unroll):
         """A while_loop of ``unroll`` steps an iteration; returns the losses [steps]."""

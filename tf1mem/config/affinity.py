@@ -89,11 +89,12 @@ def pin(cpus) -> None:
     try:
         os.sched_setaffinity(0, wanted)
     except OSError as exc:
-        raise errors.UsageError(f"--cpus {_format(wanted)}: the kernel refused: {exc}") from None
+        raise errors.UsageError(
+            f"pinning to CPUs {_format(wanted)}: the kernel refused: {exc}") from None
     got = os.sched_getaffinity(0)
     if got != wanted:
         raise errors.UsageError(
-            f"--cpus {_format(wanted)}: the kernel reports CPUs {_format(got)} after pinning; "
+            f"pinning to CPUs {_format(wanted)}: the kernel reports CPUs {_format(got)} after; "
             f"not running with a pin that did not take")
 
 
