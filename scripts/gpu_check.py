@@ -1,6 +1,6 @@
 """GPU memory checks of tf1mem, in one run (under 4 minutes on a machine with a GPU).
 
-    python scripts/gpu_check.py [--json gpu_check.json]
+    python scripts/gpu_check.py [--out DIR] [--json FILE]
 
 Each check runs in a fresh subprocess (GPU options freeze when a process creates
 its devices):
@@ -13,10 +13,21 @@ its devices):
    indeed the first session's;
 3. sweep and fit: ``python -m tf1mem.memory sweep`` and ``fit`` on the GPU;
 4. prediction: the GPU peak of one step against what the CPU measurement
-   (``CUDA_VISIBLE_DEVICES=""``) says for the same graph and batch (goal: within 10%).
+   (``CUDA_VISIBLE_DEVICES=""``) predicts for the same graph and batch (goal:
+   within 10%). On a GPU the host-to-device copy of each fed array is an
+   allocation of the step, which the CPU never makes (its feeds are not allocated
+   by TensorFlow), so the prediction is the CPU's peak plus its fed bytes; the
+   ratio to the CPU's peak alone is reported beside it.
 
-Prints a report and writes it as JSON. Exit status: 0 every check passed, or no
-GPU (it prints ``no GPU: skipped`` and the JSON says why); 1 a check failed.
+A check that raises is recorded with its error and the others still run. The
+report (the machine, TensorFlow's build, each check with its seconds) is printed
+and written as JSON; ``--out DIR`` also keeps the sweep's CSV and PNG there.
+Children share one CUDA JIT cache (``CUDA_CACHE_MAXSIZE`` 4 GiB unless set):
+TensorFlow 2.21's wheels carry machine code up to sm_89 and PTX for compute_90,
+so on a Hopper GPU the kernels a process uses are compiled at first use, once.
+
+Exit status: 0 every check passed, or no GPU (it prints ``no GPU: skipped`` and the
+JSON says why); 1 a check failed.
 """
 
 import argparse
@@ -26,9 +37,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
+import traceback
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHILD_TIMEOUT = 90
+CHILD_TIMEOUT = 240
 MODEL = ("--model", "mlp", "--hidden", "1024")
 BATCH = 4096
 TOLERANCE = 0.10
@@ -38,6 +51,7 @@ def _env(**extra):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (REPO, env.get("PYTHONPATH", "")) if p)
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    env.setdefault("CUDA_CACHE_MAXSIZE", str(4 << 30))
     env.update(extra)
     return env
 
@@ -55,15 +69,27 @@ def _last_json(proc):
 
 # ------------------------------------------------------------- child modes
 
+def _nvidia_smi(*query):
+    return subprocess.run(["nvidia-smi", *query], capture_output=True, text=True,
+                          timeout=30).stdout
+
+
 def _nvidia_smi_process_mib(pid):
-    out = subprocess.run(["nvidia-smi", "--query-compute-apps=pid,used_memory",
-                          "--format=csv,noheader,nounits"], capture_output=True, text=True,
-                         timeout=30).stdout
+    out = _nvidia_smi("--query-compute-apps=pid,used_memory", "--format=csv,noheader,nounits")
     for line in out.splitlines():
         parts = [p.strip() for p in line.split(",")]
         if len(parts) == 2 and parts[0] == str(pid):
             return int(parts[1])
     return None
+
+
+def _nvidia_smi_used_mib():
+    """Memory in use on GPU 0, all processes together (MiB), or None."""
+    out = _nvidia_smi("--query-gpu=memory.used", "--format=csv,noheader,nounits", "-i", "0")
+    try:
+        return int(out.strip().splitlines()[0])
+    except (IndexError, ValueError):
+        return None
 
 
 def _child_reserve(mode):
@@ -72,6 +98,7 @@ def _child_reserve(mode):
     v1 = tf.compat.v1
     if not tf.config.list_physical_devices("GPU"):
         return {"no_gpu": True}
+    used_before = _nvidia_smi_used_mib()
     config = v1.ConfigProto()
     if mode == "allow_growth":
         config.gpu_options.allow_growth = True
@@ -85,7 +112,10 @@ def _child_reserve(mode):
         limit = [int(d.memory_limit_bytes) for d in sess.list_devices()
                  if d.device_type == "GPU"]
         info = tf.config.experimental.get_memory_info("GPU:0")
+        used_after = _nvidia_smi_used_mib()
         return {"mode": mode, "nvidia_smi_process_mib": _nvidia_smi_process_mib(os.getpid()),
+                "nvidia_smi_used_before_mib": used_before,
+                "nvidia_smi_used_mib": used_after,
                 "tf_current_bytes": int(info["current"]), "tf_peak_bytes": int(info["peak"]),
                 "device_limit_bytes": limit[0] if limit else None}
 
@@ -117,7 +147,28 @@ def _child_warning():
     return {"warned": warned, "first_limit_bytes": limits[0], "second_limit_bytes": limits[1]}
 
 
+def _child_about():
+    import tensorflow as tf
+
+    gpus = tf.config.list_physical_devices("GPU")
+    details = [tf.config.experimental.get_device_details(g) for g in gpus]
+    build = dict(tf.sysconfig.get_build_info())
+    return {"tensorflow": tf.__version__, "gpus": [g.name for g in gpus],
+            "gpu_details": [{k: (list(v) if isinstance(v, tuple) else v)
+                             for k, v in d.items()} for d in details],
+            "build": {k: build.get(k) for k in ("cuda_version", "cudnn_version",
+                                                 "cuda_compute_capabilities")}}
+
+
 # ------------------------------------------------------------------ checks
+
+def _reserve_mib(data):
+    """What the process holds: nvidia-smi's per-process figure, else the device's rise."""
+    if data.get("nvidia_smi_process_mib") is not None:
+        return data["nvidia_smi_process_mib"]
+    before, after = data.get("nvidia_smi_used_before_mib"), data.get("nvidia_smi_used_mib")
+    return after - before if before is not None and after is not None else None
+
 
 def _check_reserve():
     results = {}
@@ -125,10 +176,10 @@ def _check_reserve():
         data = _last_json(_python([__file__, "--child", "reserve", mode]))
         if data.get("no_gpu"):
             return None
+        data["reserved_mib"] = _reserve_mib(data)
         results[mode] = data
-    ok = (results["allow_growth"]["nvidia_smi_process_mib"] or 0) \
-        < (results["fraction_0.2"]["nvidia_smi_process_mib"] or 0) \
-        < (results["default"]["nvidia_smi_process_mib"] or 0)
+    held = [results[m]["reserved_mib"] for m in ("allow_growth", "fraction_0.2", "default")]
+    ok = None not in held and held[0] < held[1] < held[2]
     return {"ok": ok, "expect": "allow_growth < fraction 0.2 < default (nvidia-smi)",
             "modes": results}
 
@@ -147,26 +198,46 @@ def _check_sweep_fit(folder):
     fit = _python(["-m", "tf1mem.memory", "fit", *MODEL, "--budget", "256MiB",
                    "--no-progress"])
     return {"ok": sweep.returncode == 0 and fit.returncode == 0,
+            "expect": "sweep and fit exit 0 on the GPU",
             "sweep": {"rc": sweep.returncode, "stdout": sweep.stdout,
                       "stderr_tail": sweep.stderr[-2000:]},
             "fit": {"rc": fit.returncode, "stdout": fit.stdout,
                     "stderr_tail": fit.stderr[-2000:]}}
 
 
-def _peak_on(data, kind):
-    peaks = [d["peak_bytes"] for name, d in data["devices"].items() if f"{kind}:" in name]
-    return max(peaks) if peaks else None
+def _device_on(data, kind):
+    found = [d for name, d in data["devices"].items() if f"{kind}:" in name]
+    return max(found, key=lambda d: d["peak_bytes"]) if found else None
 
 
 def _check_prediction():
     args = ["-m", "tf1mem.memory", "measure", *MODEL, "--batch-size", str(BATCH), "--json"]
-    cpu = _last_json(_python(args, CUDA_VISIBLE_DEVICES=""))
-    gpu = _last_json(_python(args))
-    cpu_peak, gpu_peak = _peak_on(cpu, "CPU"), _peak_on(gpu, "GPU")
-    ratio = gpu_peak / cpu_peak if cpu_peak and gpu_peak else None
+    cpu = _device_on(_last_json(_python(args, CUDA_VISIBLE_DEVICES="")), "CPU")
+    gpu = _device_on(_last_json(_python(args)), "GPU")
+    cpu_peak = cpu["peak_bytes"] if cpu else None
+    gpu_peak = gpu["peak_bytes"] if gpu else None
+    predicted = cpu_peak + cpu["fed_bytes"] if cpu else None
+    ratio = gpu_peak / predicted if predicted and gpu_peak else None
     return {"ok": ratio is not None and abs(ratio - 1) <= TOLERANCE,
-            "expect": f"GPU peak within {TOLERANCE:.0%} of the CPU's", "batch": BATCH,
-            "cpu_peak_bytes": cpu_peak, "gpu_peak_bytes": gpu_peak, "ratio": ratio}
+            "expect": f"GPU peak within {TOLERANCE:.0%} of the CPU's peak + fed bytes",
+            "batch": BATCH, "cpu_peak_bytes": cpu_peak,
+            "cpu_fed_bytes": cpu["fed_bytes"] if cpu else None,
+            "predicted_bytes": predicted, "gpu_peak_bytes": gpu_peak, "ratio": ratio,
+            "ratio_to_cpu_peak": gpu_peak / cpu_peak if cpu_peak and gpu_peak else None,
+            "cpu": cpu, "gpu": gpu}
+
+
+def _timed(fn, *args):
+    """Runs one check; an exception becomes a failed check with its error."""
+    start = time.monotonic()
+    try:
+        result = fn(*args)
+    except Exception as exc:  # a broken check must not hide the others
+        result = {"ok": False, "error": f"{type(exc).__name__}: {exc}",
+                  "traceback": traceback.format_exc()[-4000:]}
+    if isinstance(result, dict):
+        result["seconds"] = round(time.monotonic() - start, 1)
+    return result
 
 
 def _no_gpu_reason():
@@ -187,46 +258,86 @@ def _write(path, report):
         f.write("\n")
 
 
+def _run_checks(folder):
+    report = {"skipped": None,
+              "machine": _nvidia_smi("--query-gpu=name,driver_version,memory.total",
+                                     "--format=csv,noheader").strip(),
+              "about": _timed(lambda: _last_json(_python([__file__, "--child", "about"])))}
+    reserve = _timed(_check_reserve)
+    if reserve is None:
+        return {"skipped": "TensorFlow sees no GPU", "about": report["about"]}
+    report["reserve"] = reserve
+    report["warning"] = _timed(_check_warning)
+    report["sweep_fit"] = _timed(_check_sweep_fit, folder)
+    report["prediction"] = _timed(_check_prediction)
+    return report
+
+
+def _summary(report):
+    about = report["about"]
+    print(f"machine: {report['machine']}")
+    if "error" not in about:
+        print(f"tensorflow {about['tensorflow']}, built for {about['build']}, "
+              f"GPUs {about['gpu_details']}")
+    failed = []
+    for name in ("reserve", "warning", "sweep_fit", "prediction"):
+        check = report[name]
+        print(f"{name}: {'ok' if check['ok'] else 'FAILED'}  ({check.get('expect', '')}) "
+              f"{check['seconds']} s")
+        if "error" in check:
+            print(f"  error: {check['error']}")
+        if not check["ok"]:
+            failed.append(name)
+    for mode, data in report["reserve"].get("modes", {}).items():
+        print(f"  reserve {mode}: {data['reserved_mib']} MiB held (nvidia-smi), TF current "
+              f"{data['tf_current_bytes']} B, peak {data['tf_peak_bytes']} B, device limit "
+              f"{data['device_limit_bytes']} B")
+    warning = report["warning"]
+    if "warned" in warning:
+        print(f"  warning: {warning['warned'][:1]}; limits {warning['first_limit_bytes']} "
+              f"then {warning['second_limit_bytes']}")
+    for part in ("sweep", "fit"):
+        data = report["sweep_fit"].get(part)
+        if data:
+            print(data["stdout"].rstrip() or data["stderr_tail"].rstrip())
+    p = report["prediction"]
+    if "ratio" in p:
+        print(f"  prediction: GPU peak {p['gpu_peak_bytes']} B; CPU peak {p['cpu_peak_bytes']} B "
+              f"+ fed {p['cpu_fed_bytes']} B = {p['predicted_bytes']} B; ratio {p['ratio']}, "
+              f"to the CPU peak alone {p['ratio_to_cpu_peak']}")
+    return failed
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", default="gpu_check.json", help="report file")
+    parser.add_argument("--out", help="folder for the report, the sweep's CSV and PNG")
+    parser.add_argument("--json", help="report file (default gpu_check.json, in --out if given)")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     ns = parser.parse_args(argv)
     if ns.child:
-        data = _child_reserve(ns.child[1]) if ns.child[0] == "reserve" else _child_warning()
-        print(json.dumps(data))
+        children = {"reserve": lambda: _child_reserve(ns.child[1]),
+                    "warning": _child_warning, "about": _child_about}
+        print(json.dumps(children[ns.child[0]]()))
         return 0
+    if ns.out:
+        os.makedirs(ns.out, exist_ok=True)
+    json_path = ns.json or os.path.join(ns.out or ".", "gpu_check.json")
     reason = _no_gpu_reason()
     report = {"skipped": reason}
     if reason is None:
-        with tempfile.TemporaryDirectory() as folder:
-            reserve = _check_reserve()
-            if reserve is None:
-                reason = report["skipped"] = "TensorFlow sees no GPU"
-            else:
-                report = {"skipped": None, "reserve": reserve, "warning": _check_warning(),
-                          "sweep_fit": _check_sweep_fit(folder),
-                          "prediction": _check_prediction()}
+        if ns.out:
+            report = _run_checks(ns.out)
+        else:
+            with tempfile.TemporaryDirectory() as folder:
+                report = _run_checks(folder)
+        reason = report["skipped"]
     if reason is not None:
         print(f"gpu_check: no GPU: skipped ({reason})")
-        _write(ns.json, report)
+        _write(json_path, report)
         return 0
-    failed = []
-    for name, check in report.items():
-        if not isinstance(check, dict):
-            continue
-        print(f"{name}: {'ok' if check['ok'] else 'FAILED'}  ({check.get('expect', '')})")
-        if not check["ok"]:
-            failed.append(name)
-    for mode, data in report["reserve"]["modes"].items():
-        print(f"  reserve {mode}: nvidia-smi {data['nvidia_smi_process_mib']} MiB, TF current "
-              f"{data['tf_current_bytes']} B, device limit {data['device_limit_bytes']} B")
-    p = report["prediction"]
-    print(f"  prediction: GPU peak {p['gpu_peak_bytes']} B, CPU peak {p['cpu_peak_bytes']} B, "
-          f"ratio {p['ratio']}")
-    print(report["sweep_fit"]["fit"]["stdout"].strip())
-    _write(ns.json, report)
-    print(f"report: {ns.json}")
+    failed = _summary(report)
+    _write(json_path, report)
+    print(f"report: {json_path}")
     return 1 if failed else 0
 
 
