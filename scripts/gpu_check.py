@@ -11,7 +11,9 @@ its devices):
 2. warning: a second session asking for other GPU options gets tf1mem's
    ``GpuOptionsIgnoredWarning`` (``tf1mem.config``), and its device limit is
    indeed the first session's;
-3. sweep and fit: ``python -m tf1mem.memory sweep`` and ``fit`` on the GPU;
+3. sweep and fit: ``python -m tf1mem.memory sweep`` and ``fit`` on the GPU; then
+   three training steps at the fit's batch on a GPU capped at the budget (a virtual
+   device of that size) must run, and at 1.3 times that batch must run out;
 4. prediction: the GPU peak of one step against what the CPU measurement
    (``CUDA_VISIBLE_DEVICES=""``) predicts for the same graph and batch (goal:
    within 10%). On a GPU the host-to-device copy of each fed array is an
@@ -33,6 +35,7 @@ JSON says why); 1 a check failed.
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,6 +48,8 @@ CHILD_TIMEOUT = 240
 MODEL = ("--model", "mlp", "--hidden", "1024")
 BATCH = 4096
 TOLERANCE = 0.10
+BUDGET_MIB = 256
+OVER = 1.3  # a batch this much larger than the fit's answer must run out on the budget
 
 
 def _env(**extra):
@@ -147,6 +152,41 @@ def _child_warning():
     return {"warned": warned, "first_limit_bytes": limits[0], "second_limit_bytes": limits[1]}
 
 
+def _child_hold(batch, limit_mib):
+    """Three training steps of the check's model at ``batch`` on a GPU capped at
+    ``limit_mib`` (a virtual device of that size): whether they run or run out."""
+    import numpy as np
+    import tensorflow as tf
+
+    from tf1mem import models
+
+    v1 = tf.compat.v1
+    batch, limit_mib = int(batch), int(limit_mib)
+    config = v1.ConfigProto()
+    config.gpu_options.experimental.virtual_devices.add().memory_limit_mb.append(limit_mib)
+    graph = tf.Graph()
+    with graph.as_default():
+        net = models.train_graph(MODEL[1], hidden=int(MODEL[3]))
+        init = v1.global_variables_initializer()
+    rng = np.random.default_rng(0)
+    feed = {net.x: rng.random((batch, models.IMAGE_PIXELS), dtype=np.float32),
+            net.y: np.eye(models.NUM_CLASSES, dtype=np.float32)[
+                rng.integers(0, models.NUM_CLASSES, batch)]}
+    with v1.Session(graph=graph, config=config) as sess:
+        sess.run(init)
+        try:
+            for _ in range(3):
+                sess.run(net.train_op, feed)
+            error = None
+        except tf.errors.ResourceExhaustedError as exc:
+            error = exc.message.splitlines()[0][:300]
+        info = tf.config.experimental.get_memory_info("GPU:0")
+        limit = [int(d.memory_limit_bytes) for d in sess.list_devices()
+                 if d.device_type == "GPU"]
+    return {"batch": batch, "limit_mib": limit_mib, "ran": error is None, "error": error,
+            "tf_peak_bytes": int(info["peak"]), "device_limit_bytes": limit[0] if limit else None}
+
+
 def _child_about():
     import tensorflow as tf
 
@@ -195,14 +235,25 @@ def _check_sweep_fit(folder):
     sweep = _python(["-m", "tf1mem.memory", "sweep", *MODEL, "--batch-sizes",
                      "256,1024,4096", "--csv", os.path.join(folder, "sweep.csv"),
                      "--png", os.path.join(folder, "sweep.png"), "--no-progress"])
-    fit = _python(["-m", "tf1mem.memory", "fit", *MODEL, "--budget", "256MiB",
+    fit = _python(["-m", "tf1mem.memory", "fit", *MODEL, "--budget", f"{BUDGET_MIB}MiB",
                    "--no-progress"])
-    return {"ok": sweep.returncode == 0 and fit.returncode == 0,
-            "expect": "sweep and fit exit 0 on the GPU",
-            "sweep": {"rc": sweep.returncode, "stdout": sweep.stdout,
-                      "stderr_tail": sweep.stderr[-2000:]},
-            "fit": {"rc": fit.returncode, "stdout": fit.stdout,
-                    "stderr_tail": fit.stderr[-2000:]}}
+    result = {"ok": sweep.returncode == 0 and fit.returncode == 0,
+              "expect": "sweep and fit exit 0 on the GPU; the fit's batch runs on a GPU "
+                        f"capped at the budget, {OVER}x that batch runs out",
+              "sweep": {"rc": sweep.returncode, "stdout": sweep.stdout,
+                        "stderr_tail": sweep.stderr[-2000:]},
+              "fit": {"rc": fit.returncode, "stdout": fit.stdout,
+                      "stderr_tail": fit.stderr[-2000:]}}
+    answer = re.search(r"^answer: batch (\d+)", fit.stdout, re.M)
+    if answer:
+        batch = int(answer.group(1))
+        held = [_last_json(_python([__file__, "--child", "hold", str(b), str(BUDGET_MIB)]))
+                for b in (batch, int(batch * OVER))]
+        result["hold"] = held
+        result["ok"] = result["ok"] and held[0]["ran"] and not held[1]["ran"]
+    else:
+        result["ok"] = False
+    return result
 
 
 def _device_on(data, kind):
@@ -217,13 +268,17 @@ def _check_prediction():
     cpu_peak = cpu["peak_bytes"] if cpu else None
     gpu_peak = gpu["peak_bytes"] if gpu else None
     predicted = cpu_peak + cpu["fed_bytes"] if cpu else None
+    allocator = gpu.get("allocator_peak_bytes") if gpu else None
     ratio = gpu_peak / predicted if predicted and gpu_peak else None
-    return {"ok": ratio is not None and abs(ratio - 1) <= TOLERANCE,
-            "expect": f"GPU peak within {TOLERANCE:.0%} of the CPU's peak + fed bytes",
+    allocator_ratio = allocator / predicted if predicted and allocator else None
+    ok = all(r is not None and abs(r - 1) <= TOLERANCE for r in (ratio, allocator_ratio))
+    return {"ok": ok,
+            "expect": f"GPU peak and GPU allocator peak within {TOLERANCE:.0%} of the CPU's "
+                      f"peak + fed bytes (a GPU holds a copy of each feed)",
             "batch": BATCH, "cpu_peak_bytes": cpu_peak,
             "cpu_fed_bytes": cpu["fed_bytes"] if cpu else None,
             "predicted_bytes": predicted, "gpu_peak_bytes": gpu_peak, "ratio": ratio,
-            "ratio_to_cpu_peak": gpu_peak / cpu_peak if cpu_peak and gpu_peak else None,
+            "gpu_allocator_peak_bytes": allocator, "allocator_ratio": allocator_ratio,
             "cpu": cpu, "gpu": gpu}
 
 
@@ -300,11 +355,16 @@ def _summary(report):
         data = report["sweep_fit"].get(part)
         if data:
             print(data["stdout"].rstrip() or data["stderr_tail"].rstrip())
+    for held in report["sweep_fit"].get("hold", []):
+        print(f"  hold: batch {held['batch']} on a GPU capped at {held['limit_mib']} MiB: "
+              f"{'ran' if held['ran'] else 'ran out: ' + str(held['error'])} "
+              f"(allocator peak {held['tf_peak_bytes']} B)")
     p = report["prediction"]
     if "ratio" in p:
-        print(f"  prediction: GPU peak {p['gpu_peak_bytes']} B; CPU peak {p['cpu_peak_bytes']} B "
-              f"+ fed {p['cpu_fed_bytes']} B = {p['predicted_bytes']} B; ratio {p['ratio']}, "
-              f"to the CPU peak alone {p['ratio_to_cpu_peak']}")
+        print(f"  prediction: CPU peak {p['cpu_peak_bytes']} B + fed {p['cpu_fed_bytes']} B = "
+              f"{p['predicted_bytes']} B; GPU peak {p['gpu_peak_bytes']} B (ratio {p['ratio']}), "
+              f"GPU allocator peak {p['gpu_allocator_peak_bytes']} B (ratio "
+              f"{p['allocator_ratio']})")
     return failed
 
 
@@ -316,6 +376,7 @@ def main(argv=None):
     ns = parser.parse_args(argv)
     if ns.child:
         children = {"reserve": lambda: _child_reserve(ns.child[1]),
+                    "hold": lambda: _child_hold(*ns.child[1:3]),
                     "warning": _child_warning, "about": _child_about}
         print(json.dumps(children[ns.child[0]]()))
         return 0

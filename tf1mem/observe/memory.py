@@ -19,12 +19,18 @@ Beside the sweep, per device:
   from the graph; they live across steps, so the sweep never sees them allocated.
 - **fed inputs**: arrays passed through ``feed_dict``. They become tensors before
   the step starts (zero-copy when the NumPy buffer is suitably aligned, else a copy
-  in TensorFlow's allocator), so step stats never show them allocated; they are
-  reported separately, never added to the peak. (On a GPU the host-to-device copy
-  of a feed is an allocation of the step, which the sweep does see.)
+  in TensorFlow's allocator), so step stats never show them allocated; on the host
+  they are reported separately (``fed_bytes``), never added to the peak.
+- **fed copies** (accelerators): a GPU whose nodes read a fed array gets its own
+  copy in device memory for the step. The trace does not record that copy either
+  (measured on an H200, TF 2.21: the GPU's sweep peak equalled the CPU's to the
+  byte, while the GPU allocator's peak was higher by the fed images), so each fed
+  array a device's nodes read is counted once as ``fed_copy_bytes`` and added to
+  that device's peak as if live for the whole step: an upper bound, which is what
+  a batch that must fit needs.
 
 ``peak_bytes`` of a device is ``persistent + (activations + temporaries at the
-sweep's peak)``. Where the allocator keeps statistics, :func:`measure_step` also
+sweep's peak) + fed copies``. Where the allocator keeps statistics, :func:`measure_step` also
 resets them before each traced step and reports ``get_memory_info``'s ``peak`` as
 ``allocator_peak_bytes``: the allocator's high-water mark of bytes in use since the
 reset, in its rounded chunks, including the variables, any constants the runtime
@@ -96,15 +102,19 @@ class DeviceMemory:
 
     Attributes:
       device: full device name.
-      peak_bytes: persistent + activations + temporaries at the sweep's peak.
+      peak_bytes: persistent + activations + temporaries at the sweep's peak, plus
+        ``fed_copy_bytes``.
       persistent_bytes: variables and optimizer slots the step used.
       activation_bytes: node outputs live at the peak (activations, gradients).
       temporary_bytes: scratch allocations live at the peak.
       fed_bytes: feed_dict arrays placed on this device (not in ``peak_bytes``).
       top: the largest tensors live at the peak, largest first (persistent ones
-        included), at most :data:`TOP_TENSORS`.
+        and fed copies included), at most :data:`TOP_TENSORS`.
       allocator_peak_bytes: the allocator's own peak (``get_memory_info``) for the
         step, or ``None`` where the allocator keeps no statistics.
+      fed_copy_bytes: fed arrays held elsewhere (the host) that this device's
+        nodes read, so copied into its memory for the step (an accelerator only;
+        in ``peak_bytes``, counted as live for the whole step).
     """
 
     device: str
@@ -115,6 +125,7 @@ class DeviceMemory:
     fed_bytes: int
     top: Tuple[TensorRecord, ...] = ()
     allocator_peak_bytes: Optional[int] = None
+    fed_copy_bytes: int = 0
 
     @property
     def transient_bytes(self) -> int:
@@ -203,15 +214,61 @@ def step_memory(run_metadata, graph=None, batch_size=None) -> StepMemory:
       ran nodes (GPU stream and memcpy pseudo-devices are skipped).
     """
     devices = {}
+    node_names = {}
+    fed: Dict[str, TensorRecord] = {}  # fed tensor's op name -> its record
     for dev_stats in run_metadata.step_stats.dev_stats:
         device = dev_stats.device
         if _PSEUDO_DEVICE.search(device):
             continue
-        devices[device] = _device_memory(device, dev_stats.node_stats, graph)
+        devices[device], fed_here = _device_memory(device, dev_stats.node_stats, graph)
+        fed.update((r.node, r) for r in fed_here)
+        node_names[device] = {s.node_name.split(":")[0] for s in dev_stats.node_stats}
+    if graph is not None and fed:
+        executed = set().union(*node_names.values())
+        for device, dev in devices.items():
+            if not _is_host_device(device):
+                devices[device] = _with_fed_copies(dev, node_names[device], fed, graph,
+                                                   executed)
     return StepMemory(devices=dict(sorted(devices.items())), batch_size=batch_size)
 
 
-def _device_memory(device, node_stats, graph) -> DeviceMemory:
+def _is_host_device(device: str) -> bool:
+    return short_device(device).upper().startswith("CPU")
+
+
+def _with_fed_copies(dev: DeviceMemory, nodes, fed: Mapping[str, TensorRecord],
+                     graph, executed) -> DeviceMemory:
+    """Adds the fed arrays that ``nodes`` (run on ``dev``) read to its peak, once each.
+
+    The client graph's edges are followed back from each node through ops that never
+    ran (``executed`` holds every traced node): grappler folds identities such as
+    StopGradient away and fuses MatMul+BiasAdd+Relu into a node named after the Relu,
+    so the node that really reads a feed may reach it only through such ops.
+    """
+    read = set()
+    expanded = set()
+    for name in nodes:
+        try:
+            stack = [t.op for t in graph.get_operation_by_name(name).inputs]
+        except (KeyError, ValueError):
+            continue  # a node the runtime added (_Recv, _SOURCE...)
+        while stack:
+            op = stack.pop()
+            if op.name in fed:
+                read.add(op.name)
+            elif op.name not in executed and op.name not in expanded:
+                expanded.add(op.name)
+                stack.extend(t.op for t in op.inputs)
+    if not read:
+        return dev
+    copies = tuple(dataclasses.replace(fed[name], device=dev.device) for name in sorted(read))
+    extra = sum(r.bytes for r in copies)
+    top = tuple(sorted(dev.top + copies, key=lambda r: (-r.bytes, r.node))[:TOP_TENSORS])
+    return dataclasses.replace(dev, peak_bytes=dev.peak_bytes + extra, fed_copy_bytes=extra,
+                               top=top)
+
+
+def _device_memory(device, node_stats, graph) -> Tuple[DeviceMemory, List[TensorRecord]]:
     # Each allocation becomes an interval [start, end) with a kind; the sweep then
     # finds the instant with the most bytes live.
     intervals = []  # (start, end or None, bytes, record)
@@ -261,7 +318,7 @@ def _device_memory(device, node_stats, graph) -> DeviceMemory:
     return DeviceMemory(device=device, peak_bytes=persistent + activation + temporary,
                         persistent_bytes=persistent, activation_bytes=activation,
                         temporary_bytes=temporary, fed_bytes=sum(f.bytes for f in fed),
-                        top=tuple(top))
+                        top=tuple(top)), fed
 
 
 def _label(intervals, node_stats, device):
@@ -531,6 +588,10 @@ def format_table(result: StepMemory) -> str:
                      format_bytes(d.temporary_bytes), format_bytes(d.fed_bytes),
                      format_bytes(d.allocator_peak_bytes)))
     lines.extend(align_rows(rows))
+    for name, d in result.devices.items():
+        if d.fed_copy_bytes:
+            lines.append(f"{labels[name]}'s peak includes {format_bytes(d.fed_copy_bytes)} of "
+                         f"fed arrays copied into it for the step (counted as live throughout)")
     for name, d in result.devices.items():
         if d.top:
             lines.append("")

@@ -32,7 +32,8 @@ TRACES_PER_SHAPE = 2
 _MAX_SHAPES = 16
 _CSV_FIELDS = ("session", "label", "runs", "traced_runs", "batch_sizes", "device",
                "peak_bytes", "persistent_bytes", "activation_bytes", "temporary_bytes",
-               "fed_bytes", "rank", "node", "op", "shape", "dtype", "bytes", "kind")
+               "fed_bytes", "fed_copy_bytes", "rank", "node", "op", "shape", "dtype", "bytes",
+               "kind")
 
 
 def check_report_path(path, flag="--memory-report") -> None:
@@ -162,7 +163,8 @@ class RunMemoryLog:
                         " ".join(map(str, lab["batch_sizes"]))]
                 for name, d in lab["devices"].items():
                     dev = head + [name, d["peak_bytes"], d["persistent_bytes"],
-                                  d["activation_bytes"], d["temporary_bytes"], d["fed_bytes"]]
+                                  d["activation_bytes"], d["temporary_bytes"], d["fed_bytes"],
+                                  d["fed_copy_bytes"]]
                     for rank, t in enumerate(d["top"], 1):
                         writer.writerow(dev + [rank, t["node"], t["op"],
                                                "x".join(map(str, t["shape"])), t["dtype"],
@@ -191,6 +193,6 @@ class RunMemoryLog:
 def _device_dict(d: memory.DeviceMemory) -> dict:
     return {"peak_bytes": d.peak_bytes, "persistent_bytes": d.persistent_bytes,
             "activation_bytes": d.activation_bytes, "temporary_bytes": d.temporary_bytes,
-            "fed_bytes": d.fed_bytes,
+            "fed_bytes": d.fed_bytes, "fed_copy_bytes": d.fed_copy_bytes,
             "top": [{"node": t.node, "op": t.op, "shape": list(t.shape), "dtype": t.dtype,
                      "bytes": t.bytes, "kind": t.kind} for t in d.top]}
