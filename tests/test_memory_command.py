@@ -66,6 +66,125 @@ def test_fit_finds_the_largest_batch_within_a_measured_budget():
     assert naive == memory_cmd.doubling_bisection_trials(answer) > len(trials)
 
 
+@pytest.mark.slow
+def test_memory_limit_caps_the_allocator_and_says_when_over(tmp_path):
+    # Under the cap the step runs and its peak is what the capped allocator held;
+    # a batch whose tensors alone exceed the cap runs out, in that process only.
+    args = ["measure", "--model", "mlp", "--hidden", "256", "--steps", "1",
+            "--memory-limit", "32MiB"]
+    small = json.loads(_run([*args, "--batch-size", "2000", "--json"],
+                            check_rc=0).stdout.strip().splitlines()[-1])
+    (dev,) = small["devices"].values()
+    assert 0 < dev["peak_bytes"] <= 32 * 2**20
+    over = _run([*args, "--batch-size", "25000", "--oom-report", tmp_path / "oom.txt"],
+                check_rc=1)
+    assert "tf1mem.memory: error: out of memory" in over.stderr
+    assert "out of memory on CPU:0 (allocator bfc_cpu" in over.stderr
+
+
+def test_memory_limit_that_cannot_take_effect_stops_the_run():
+    # Fail closed: TensorFlow already loaded in this process, with its default CPU
+    # allocator, so a cap asked for now would be ignored; the check asks TensorFlow
+    # for more than the cap and stops when it gets it.
+    code = ("import tensorflow\n"
+            "from tf1mem import memory as m\n"
+            "m._measure_in_process(m.MeasureOptions(model='softmax', batch_size=10, "
+            "memory_limit=8 * 2**20))\n")
+    proc = _subproc.run(["-c", code], env={"TF_CPU_ALLOCATOR_USE_BFC": "0"}, check_rc=1)
+    assert "--memory-limit 8.00 MiB did not take effect on /CPU:0: TensorFlow " \
+        "allocated 9.00 MiB there" in proc.stderr, proc.stderr
+    with pytest.raises(SystemExit) as exc:
+        memory_cmd.main(["measure", "--memory-limit", "10KiB"])
+    assert exc.value.code == 2
+
+
+class _CappedRuns:
+    """A fake ``run`` for fit's capped confirmation: batches up to ``fits`` run
+    within the usable memory; larger ones run out under the cap."""
+
+    def __init__(self, fits):
+        self.fits, self.batches = fits, []
+
+    def __call__(self, batch, why, capped=False):
+        assert capped
+        self.batches.append(batch)
+        if batch > self.fits:
+            return memory_cmd._Point(batch, {}, None, error="exit 1", out_of_memory=True)
+        return memory_cmd._Point(batch, {"/device:GPU:0": 100 + batch}, 0.01)
+
+
+def _probes():
+    return [memory_cmd._Point(b, {"/device:GPU:0": 100 + b}, 0.01) for b in (256, 1024)]
+
+
+def test_a_capped_run_killed_by_a_signal_did_not_run_in_that_memory(monkeypatch):
+    # TensorFlow 2.21 died of SIGSEGV instead of raising ResourceExhaustedError for
+    # the MLP at batch 40000 under a 32 MiB cap: the batch does not run there.
+    import argparse
+    import subprocess
+
+    def killed(args, **kw):
+        assert args[args.index("--memory-limit") + 1] == str(32 * 2**20)
+        return subprocess.CompletedProcess(args, -11, "", "Fatal Python error: "
+                                           "Segmentation fault\n")
+
+    monkeypatch.setattr(memory_cmd.subprocess, "run", killed)
+    ns = argparse.Namespace(model="mlp", hidden=256, dtype="float32", steps=1)
+    point = memory_cmd._measure_subprocess(ns, 40000, 32 * 2**20)
+    assert point.out_of_memory and point.error.startswith("killed by signal 11")
+    monkeypatch.setattr(memory_cmd.subprocess, "run", lambda args, **kw:
+                        subprocess.CompletedProcess(args, -11, "", "crash\n"))
+    uncapped = memory_cmd._measure_subprocess(ns, 40000)
+    assert not uncapped.out_of_memory and uncapped.error.startswith("killed by signal 11")
+
+
+def test_fit_confirmation_under_the_cap_steps_down_to_what_runs():
+    # On an H200 the linear model's answer (22064, uncapped peak 243 MiB) ran out on
+    # a GPU capped at 256 MiB. The confirmation must then find, under the cap, the
+    # largest batch that runs, to within 1%, in a handful of runs.
+    runs = _CappedRuns(fits=20500)
+    answer, point = memory_cmd._confirm_under_cap(22064, _probes(), 10**9, runs)
+    assert runs.batches[:2] == [22064, 19857]  # the answer, then 10% less
+    assert 20500 - 205 <= answer <= 20500 and point.batch_size == answer
+    assert all(b <= 20500 for b in runs.batches if b == answer)
+    assert len(runs.batches) <= 7
+
+
+def test_fit_confirmation_keeps_an_answer_that_runs_under_the_cap():
+    runs = _CappedRuns(fits=30000)
+    assert memory_cmd._confirm_under_cap(22064, _probes(), 10**9, runs)[0] == 22064
+    assert runs.batches == [22064]
+
+
+def test_fit_confirmation_far_off_bisects_from_the_smallest_probe():
+    runs = _CappedRuns(fits=3000)
+    answer, _ = memory_cmd._confirm_under_cap(22064, _probes(), 10**9, runs)
+    assert runs.batches[:3] == [22064, 19857, 256]
+    assert 3000 - 30 <= answer <= 3000
+
+
+def test_fit_confirmation_gives_up_clearly_when_nothing_runs_under_the_cap():
+    with pytest.raises(memory_cmd.errors.Error, match="even batch 256 does not run"):
+        memory_cmd._confirm_under_cap(22064, _probes(), 10**9, _CappedRuns(fits=100))
+
+
+def test_sweep_leaves_out_a_device_that_held_nothing(monkeypatch, tmp_path, capsys):
+    # On the H200 the host CPU appeared in every point's trace with a peak of 0 (only
+    # the feeds' _Arg nodes ran there): its column and plot line said nothing.
+    import argparse
+
+    gpu, cpu = "/device:GPU:0", "/device:CPU:0"
+    monkeypatch.setattr(memory_cmd, "_measure_subprocess", lambda ns, batch, limit=None:
+                        memory_cmd._Point(batch, {cpu: 0, gpu: 1000 * batch}, 0.01))
+    ns = argparse.Namespace(model="mlp", hidden=8, dtype="float32", steps=1,
+                            batch_sizes=(2, 4), csv=str(tmp_path / "s.csv"),
+                            png=str(tmp_path / "s.png"), progress=False)
+    assert memory_cmd._sweep(ns) == 0
+    out = capsys.readouterr().out
+    assert "peak GPU:0" in out and "peak CPU:0" not in out
+    assert "CPU" not in (tmp_path / "s.csv").read_text()
+
+
 def test_doubling_bisection_count():
     # 1,2,4,8 fit; 16 fails; bisect 8..16: 12 fails, 10 fits, 11 fails -> 8 trials.
     assert memory_cmd.doubling_bisection_trials(10) == 8

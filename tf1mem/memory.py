@@ -7,6 +7,9 @@ does not depend on the values):
   training op measured in this process (:func:`tf1mem.observe.memory.measure_step`):
   per device the peak and its parts, and the largest tensors live at the peak.
   ``--json`` prints one JSON object instead (what ``sweep`` and ``fit`` read).
+  ``--memory-limit SIZE`` caps TensorFlow's allocator first (a GPU: one virtual
+  device of that many MiB; the CPU: the BFC allocator with that limit), checked by
+  asking TensorFlow for more than the cap before the step runs.
 - ``sweep --batch-sizes 32,64,...``: each point measured in its own process (GPU
   options freeze when a process creates its devices, and a failing point cannot
   hurt the next); a table of batch, peak per device, step time and examples/s, a
@@ -14,9 +17,12 @@ does not depend on the values):
   installed (``pip install tf1mem[plot]``).
 - ``fit --budget 512MiB [--margin 10%]``: the largest batch whose measured peak stays
   within ``budget * (1 - margin)``: two probe sizes measured, the linear model's
-  answer confirmed by one measured run, bisection only if the confirmation
-  disagrees. Every trial runs in its own process and none is run at a size the
-  model predicts over budget, so it never provokes an out-of-memory error.
+  answer found from them and measured. Where the allocator can be capped (a GPU, or
+  the CPU with ``TF_CPU_ALLOCATOR_USE_BFC=1``) the answer is confirmed by one run
+  with the allocator capped at the budget (``measure --memory-limit``); only if that
+  run goes over or runs out, 10% less and then bisection under the cap, to within
+  1%. Every trial runs in its own process, so an out-of-memory error under the cap
+  never reaches the user's program.
 
 - ``split [--batch-size 1000]``: the article's example 2 (forward pass on one gRPC
   task, loss and gradient descent on the other) measured per task, against the same
@@ -52,6 +58,10 @@ _PROG = "tf1mem.memory"
 _OOM_PROBE_DIVISORS = (16, 8)
 # Predict-and-measure rounds of fit before it falls back to bisection.
 _FIT_ROUNDS = 4
+_MIB = 2**20
+# fit under the budget's cap stops refining once the largest batch that runs and the
+# smallest that does not are this close (a fraction of the former).
+_CAPPED_PRECISION = 0.01
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,6 +75,7 @@ class MeasureOptions:
     steps: int = 3
     timed_steps: int = 5
     oom_report: Optional[str] = None  # where TF's raw OOM report goes
+    memory_limit: Optional[int] = None  # bytes; the allocator capped (measure --memory-limit)
 
 
 def _positive_int(flag):
@@ -92,11 +103,18 @@ def _batch_list(text):
     return tuple(sorted(set(sizes)))
 
 
-def _budget(text):
-    try:
-        return memory.parse_bytes(text, "--budget")
-    except errors.UsageError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+def _size(flag):
+    def parse(text):
+        try:
+            value = memory.parse_bytes(text, flag)
+        except errors.UsageError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        if value < _MIB:
+            raise argparse.ArgumentTypeError(
+                f"{flag} must be at least 1MiB (TensorFlow caps memory in whole MiB), "
+                f"got {text!r}")
+        return value
+    return parse
 
 
 def _margin(text):
@@ -133,6 +151,10 @@ def _parser():
     m = sub.add_parser("measure", help="measure one batch size in this process")
     _add_model_flags(m)
     m.add_argument("--json", action="store_true", help="print one JSON object")
+    m.add_argument("--memory-limit", type=_size("--memory-limit"), default=None,
+                   help="run with TensorFlow's allocator capped at this size, as a "
+                        "process given only that much: on a GPU a virtual device of "
+                        "that many MiB, on the CPU the BFC allocator with that limit")
     m.add_argument("--oom-report", default=None,
                    help="file for TensorFlow's full out-of-memory report "
                         "(default: a new file in the temporary folder)")
@@ -144,7 +166,7 @@ def _parser():
     s.add_argument("--no-progress", dest="progress", action="store_false")
     f = sub.add_parser("fit", help="the largest batch within a memory budget")
     _add_model_flags(f, batch=False)
-    f.add_argument("--budget", type=_budget, required=True,
+    f.add_argument("--budget", type=_size("--budget"), required=True,
                    help="e.g. 512MiB, 2GiB, 1.5GB")
     f.add_argument("--margin", type=_margin, default=0.05,
                    help="headroom kept free, a fraction or percentage (default 5%%)")
@@ -176,7 +198,8 @@ def parse_args(argv: Optional[Sequence[str]] = None):
 def _options(ns, batch_size=None) -> MeasureOptions:
     return MeasureOptions(model=ns.model, batch_size=batch_size or ns.batch_size,
                           hidden=ns.hidden, dtype=ns.dtype, steps=ns.steps,
-                          oom_report=getattr(ns, "oom_report", None))
+                          oom_report=getattr(ns, "oom_report", None),
+                          memory_limit=getattr(ns, "memory_limit", None))
 
 
 # ------------------------------------------------------------------ measure
@@ -199,7 +222,10 @@ def _measure_in_process(opts: MeasureOptions, err=sys.stderr) -> memory.StepMemo
         return {net.x: rng.random((batch, models.IMAGE_PIXELS), dtype=np.float32)
                 .astype(np_dtype), net.y: labels.astype(np_dtype)}
 
-    with v1.Session(graph=graph) as sess:
+    config = _capped_config(opts.memory_limit) if opts.memory_limit else None
+    with v1.Session(graph=graph, config=config) as sess:
+        if opts.memory_limit:
+            _check_cap(sess, graph, opts.memory_limit)
         sess.run(init)
         try:
             return memory.measure_step(sess, net.train_op, feed(opts.batch_size),
@@ -209,6 +235,51 @@ def _measure_in_process(opts: MeasureOptions, err=sys.stderr) -> memory.StepMemo
             predicted = _predict_after_oom(sess, net, feed, opts, exc)
             report = memory.explain_oom(exc, graph, opts.batch_size, predicted)
             raise _oom_error(report, opts.oom_report) from None
+
+
+def _cap_environment(limit: int) -> None:
+    """Caps the CPU allocator for this process; TensorFlow reads it when it loads."""
+    if "tensorflow" in sys.modules:
+        raise errors.UsageError(
+            "--memory-limit must take effect before TensorFlow loads: run `python -m "
+            "tf1mem.memory measure --memory-limit ...` in a new process")
+    os.environ["TF_CPU_ALLOCATOR_USE_BFC"] = "1"
+    os.environ["TF_CPU_BFC_MEM_LIMIT_IN_MB"] = str(limit // _MIB)
+
+
+def _capped_config(limit: int):
+    """A ConfigProto giving each visible GPU one virtual device of ``limit`` (whole MiB)."""
+    import tensorflow as tf
+
+    config = tf.compat.v1.ConfigProto()
+    for _ in tf.config.list_physical_devices("GPU"):
+        config.gpu_options.experimental.virtual_devices.add().memory_limit_mb.append(
+            float(limit // _MIB))
+    return config
+
+
+def _check_cap(sess, graph, limit: int) -> None:
+    """Fails closed unless the device the step runs on refuses more than ``limit``.
+
+    Asks TensorFlow itself: a buffer of the cap plus 1 MiB, on the device that runs
+    the model's ops, must raise ResourceExhaustedError; nothing is kept.
+    """
+    import tensorflow as tf
+
+    device = "/GPU:0" if tf.config.list_physical_devices("GPU") else "/CPU:0"
+    with graph.as_default(), tf.device(device):
+        size = tf.compat.v1.placeholder(tf.int64, [1], name="tf1mem_cap_check_size")
+        probe = tf.reduce_sum(tf.fill(size, 1.0))
+    nbytes = limit // _MIB * _MIB + _MIB
+    try:
+        sess.run(probe, {size: [nbytes // 4]})
+    except tf.errors.ResourceExhaustedError:
+        return
+    raise errors.Error(
+        f"--memory-limit {memory.format_bytes(limit)} did not take effect on {device}: "
+        f"TensorFlow allocated {memory.format_bytes(nbytes)} there. Its allocator is "
+        f"capped only in a process whose first session creates the devices (and, on the "
+        f"CPU, with TF_CPU_ALLOCATOR_USE_BFC=1 set before TensorFlow loads)")
 
 
 def _predict_after_oom(sess, net, feed, opts, exc) -> Optional[int]:
@@ -254,13 +325,17 @@ def _oom_error(report: memory.OomReport, path: Optional[str]) -> errors.Error:
 
 
 def _measure(ns) -> int:
+    if ns.memory_limit:
+        _cap_environment(ns.memory_limit)
     result = _measure_in_process(_options(ns))
     if ns.json:
         print(json.dumps(result.to_dict(), default=list))
     else:
         print(f"{ns.model} ({ns.dtype}{', hidden ' + str(ns.hidden) if ns.model == 'mlp' else ''})"
               f", batch {ns.batch_size}: largest of {ns.steps} traced steps; fed inputs are "
-              f"counted apart, not in the peak")
+              f"counted apart, not in the peak, except a GPU's copies of them"
+              + (f"; allocator capped at {memory.format_bytes(ns.memory_limit)}"
+                 if ns.memory_limit else ""))
         print(memory.format_table(result))
         if result.step_seconds:
             print(f"step time: {result.step_seconds * 1e3:.2f} ms "
@@ -276,16 +351,19 @@ class _Point:
     peaks: dict  # device -> peak bytes
     step_seconds: Optional[float]
     error: Optional[str] = None
+    out_of_memory: bool = False  # the run ran out under --memory-limit
 
     @property
     def peak(self) -> int:
         return max(self.peaks.values(), default=0)
 
 
-def _measure_subprocess(ns, batch: int) -> _Point:
+def _measure_subprocess(ns, batch: int, memory_limit: Optional[int] = None) -> _Point:
     args = [sys.executable, "-m", "tf1mem.memory", "measure", "--json",
             "--model", ns.model, "--batch-size", str(batch), "--hidden", str(ns.hidden),
             "--dtype", ns.dtype, "--steps", str(ns.steps)]
+    if memory_limit:
+        args += ["--memory-limit", str(memory_limit)]
     env = dict(os.environ)
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     # The child must import this tf1mem, wherever it was imported from.
@@ -296,7 +374,14 @@ def _measure_subprocess(ns, batch: int) -> _Point:
     if proc.returncode != 0:
         lines = [line for line in proc.stderr.splitlines() if line.strip()]
         tail = "\n".join(lines[-12:])
-        return _Point(batch, {}, None, error=f"exit {proc.returncode}: {tail}")
+        # Under a cap, TensorFlow 2.21 sometimes dies of a signal instead of raising
+        # ResourceExhaustedError (seen: SIGSEGV in session.run, the MLP at batch
+        # 40000 under 32 MiB): either way the batch does not run in that memory.
+        out_of_memory = bool(memory_limit) and (proc.returncode < 0 or any(
+            line.startswith(f"{_PROG}: error: out of memory") for line in lines))
+        why = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
+               else f"exit {proc.returncode}")
+        return _Point(batch, {}, None, error=f"{why}: {tail}", out_of_memory=out_of_memory)
     data = json.loads(proc.stdout.strip().splitlines()[-1])
     return _Point(batch, {name: dev["peak_bytes"] for name, dev in data["devices"].items()},
                   data["step_seconds"])
@@ -319,6 +404,9 @@ def _sweep(ns) -> int:
             points.append(_measure_subprocess(ns, batch))
             bar.update(1)
     devices = sorted({d for p in points for d in p.peaks})
+    # A device that held nothing at any point (the host of a GPU run, where only the
+    # fed arrays' _Arg nodes ran) would add an all-zero column and line.
+    devices = [d for d in devices if any(p.peaks.get(d) for p in points)] or devices
     header = ["batch"] + [f"peak {memory.short_device(d)}" for d in devices] + [
         "step ms", "examples/s"]
     rows = [header]
@@ -418,12 +506,18 @@ def _fit(ns) -> int:
     usable = int(ns.budget * (1 - ns.margin))
     trials: List[_Point] = []
 
-    def run(batch, why):
-        point = _measure_subprocess(ns, batch)
+    def run(batch, why, capped=False):
+        point = _measure_subprocess(ns, batch, ns.budget if capped else None)
         trials.append(point)
+        cap = f" (cap {memory.format_bytes(ns.budget)})" if capped else ""
+        if point.out_of_memory:
+            what = ("TensorFlow " + point.error.split(":")[0] if point.error.startswith("killed")
+                    else "out of memory")
+            print(f"trial {len(trials)}: batch {batch:>7}  {what} under the cap  ({why})")
+            return point
         status = "failed" if point.error else memory.format_bytes(point.peak)
         verdict = "" if point.error else ("  fits" if point.peak <= usable else "  over")
-        print(f"trial {len(trials)}: batch {batch:>7}  peak {status}{verdict}  ({why})")
+        print(f"trial {len(trials)}: batch {batch:>7}  peak {status}{cap}{verdict}  ({why})")
         if point.error:
             raise errors.Error(f"measuring batch {batch} failed: {point.error}")
         return point
@@ -482,17 +576,75 @@ def _fit(ns) -> int:
             else:
                 hi = mid
         answer = lo
+    if _cappable(trials):
+        answer, confirmed = _confirm_under_cap(answer, trials, usable, run)
+        how = "measured with the allocator capped at the budget"
+    else:
+        confirmed = next(p for p in trials if p.batch_size == answer)
+        how = "measured"
+        print("note: the CPU's default allocator has no cap, so the answer counts its live "
+              "tensors; set TF_CPU_ALLOCATOR_USE_BFC=1 to confirm under a capped BFC "
+              "allocator, as a GPU's")
     naive = doubling_bisection_trials(answer)
-    print(f"answer: batch {answer} ({memory.format_bytes(_peak_of(trials, answer))} measured, "
-          f"usable {memory.format_bytes(usable)}), {len(trials)} measured trials, each in its "
-          f"own process")
+    print(f"answer: batch {answer} ({memory.format_bytes(confirmed.peak)} {how}, usable "
+          f"{memory.format_bytes(usable)}), {len(trials)} measured trials, each in its own "
+          f"process")
     print(f"note: doubling from 1 then bisecting would take {naive} trials, the one that "
           f"first doubles past {answer} running out of memory on the device")
     return errors.EXIT_OK
 
 
-def _peak_of(trials, batch):
-    return next(p.peak for p in trials if p.batch_size == batch)
+def _cappable(trials) -> bool:
+    """Whether the steps ran where TensorFlow's allocator can be capped: a GPU, or the
+    CPU with the BFC allocator asked for (``TF_CPU_ALLOCATOR_USE_BFC=1``)."""
+    on_gpu = any("GPU:" in device for p in trials for device in p.peaks)
+    return on_gpu or os.environ.get("TF_CPU_ALLOCATOR_USE_BFC", "").lower() in ("1", "true")
+
+
+def _confirm_under_cap(answer, trials, usable, run):
+    """The largest batch that runs with TensorFlow's allocator capped at the budget.
+
+    The live tensors are not the whole cost: TensorFlow's BFC allocator (every GPU's,
+    and the CPU's under a cap) hands out a whole free chunk when splitting it would
+    leave too little, so near a cap a step can need more than its tensors (seen on
+    an H200: the batch whose uncapped peak was 243 MiB ran out on a GPU capped at
+    256 MiB). The linear model's answer is therefore run again under the cap; if it
+    runs out or goes over, 10% less is tried, then bisection between what ran and
+    what did not, to within 1%. Each run is its own process: an out-of-memory error
+    there is the answer to a question, not a failure of the user's program.
+    """
+    def ok(point):
+        return not point.out_of_memory and point.peak <= usable
+
+    smallest = min(p.batch_size for p in trials)
+    point = run(answer, "confirm under the cap", capped=True)
+    if ok(point):
+        return answer, point
+    good, bad = None, answer
+    step_down = max(smallest, min(answer - 1, int(answer * 0.9)))
+    if step_down < answer:
+        point = run(step_down, "10% less, under the cap", capped=True)
+        if ok(point):
+            good = (step_down, point)
+        else:
+            bad = step_down
+    if good is None:
+        point = point if bad == smallest else run(smallest, "smallest probe, under the cap",
+                                                  capped=True)
+        if not ok(point):
+            raise errors.Error(
+                f"even batch {smallest} does not run within the usable "
+                f"{memory.format_bytes(usable)} with the allocator capped at the budget: "
+                f"give a larger --budget, a smaller --margin or smaller --probe-sizes")
+        good = (smallest, point)
+    while bad - good[0] > max(1, int(good[0] * _CAPPED_PRECISION)):
+        mid = (good[0] + bad) // 2
+        point = run(mid, "bisect under the cap", capped=True)
+        if ok(point):
+            good = (mid, point)
+        else:
+            bad = mid
+    return good
 
 
 # -------------------------------------------------------------------- split
