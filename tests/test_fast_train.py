@@ -76,12 +76,20 @@ def test_sgd_step_is_gradient_descent_on_the_article_loss(seed):
         article_loss = models.loss(models.softmax(x, W, b), y)
         grad_W, grad_b = tf.gradients(article_loss, [W, b])
         W_next, b_next, y_pred = models.sgd_step(tf.constant(x), tf.constant(y), W, b, 0.5)
+        # A placeholder with no static batch (a feed_dict of any size) takes the
+        # batch from the tensor's shape at run time: the same step.
+        x_any = tf.compat.v1.placeholder(tf.float32, [None, 784])
+        y_any = tf.compat.v1.placeholder(tf.float32, [None, 10])
+        W_any, b_any, _ = models.sgd_step(x_any, y_any, W, b, 0.5)
         want = sess.run([W - 0.5 * grad_W, b - 0.5 * grad_b, article_loss])
         got = sess.run([W_next, b_next, models.loss(y_pred, y)])
+        got_any = sess.run([W_any, b_any], {x_any: x, y_any: y})
     assert numpy.abs(got[0] - want[0]).max() <= 1e-6
     assert numpy.abs(got[1] - want[1]).max() <= 1e-6
     assert abs(got[2] - want[2]) <= 1e-6
     assert numpy.abs(got[0] - W0).max() > 1e-3  # it moved
+    assert numpy.abs(got_any[0] - want[0]).max() <= 1e-6
+    assert numpy.abs(got_any[1] - want[1]).max() <= 1e-6
 
 
 # ------------------------------------------------------------ both loops, same result
