@@ -179,7 +179,9 @@ def _child_hold(batch, limit_mib):
                 sess.run(net.train_op, feed)
             error = None
         except tf.errors.ResourceExhaustedError as exc:
-            error = exc.message.splitlines()[0][:300]
+            # TF's first line is "Graph execution error:"; the allocation is named later.
+            lines = exc.message.splitlines()
+            error = next((line for line in lines if "OOM" in line), lines[0])[:300]
         info = tf.config.experimental.get_memory_info("GPU:0")
         limit = [int(d.memory_limit_bytes) for d in sess.list_devices()
                  if d.device_type == "GPU"]
