@@ -180,7 +180,12 @@ def test_train_and_evaluate_exports_into_model_dir_export(tmp_path):
     assert sorted(layout) == ["best", "final", "latest"]
     assert [len(layout[k]) for k in ("latest", "final", "best")] == [1, 1, 3]
     assert all(v.isdigit() for versions in layout.values() for v in versions)
-    assert layout["final"] == layout["latest"] == layout["best"][-1:]
+    # The last evaluation exports to all three, in the exporters' order, each into a directory
+    # named by the second it began (TF 1.15 too): the names agree unless a second boundary
+    # falls between two exports, so allow a few seconds, never a step back.
+    last = [int(layout[name][-1]) for name in ("latest", "final", "best")]
+    assert last == sorted(last) and last[-1] - last[0] <= 5, layout
+    assert [int(v) for v in layout["best"]] == sorted(int(v) for v in layout["best"])
     assert got["returned"][:3] == [str(model_dir / "export" / name / layout[name][-1])
                                    for name in ("latest", "final", "best")]
     assert got["returned"][3] is None
