@@ -37,6 +37,7 @@ def test_sweep_writes_table_csv_and_png(tmp_path):
     with csv_path.open() as f:
         rows = list(csv.DictReader(f))
     assert [int(r["batch_size"]) for r in rows] == [512, 2048]
+    assert tuple(rows[0]) == memory_cmd._SWEEP_COLUMNS
     assert int(rows[1]["peak_bytes"]) > int(rows[0]["peak_bytes"])
     for r in rows:  # the table shows what the CSV holds
         assert re.search(rf"^{r['batch_size']}\s+{re.escape(memory.format_bytes(int(r['peak_bytes'])))}",
@@ -183,6 +184,129 @@ def test_sweep_leaves_out_a_device_that_held_nothing(monkeypatch, tmp_path, caps
     out = capsys.readouterr().out
     assert "peak GPU:0" in out and "peak CPU:0" not in out
     assert "CPU" not in (tmp_path / "s.csv").read_text()
+
+
+class _LinearDevice:
+    """A fake ``_measure_subprocess``: the peak on ``device`` is linear in the batch;
+    under a cap, a batch runs if its peak is within the cap."""
+
+    def __init__(self, device="/device:GPU:0", base=3_000_000, per_example=11_000):
+        self.device, self.base, self.per_example = device, base, per_example
+        self.calls = []
+
+    def __call__(self, ns, batch, limit=None):
+        self.calls.append((batch, limit))
+        peak = self.base + self.per_example * batch
+        if limit is not None and peak > limit:
+            return memory_cmd._Point(batch, {}, None, error="exit 1", out_of_memory=True)
+        return memory_cmd._Point(batch, {self.device: peak}, 0.001 * batch / 1000,
+                                 allocator_peaks={self.device: peak + 4096})
+
+
+def _sweep_csv(monkeypatch, tmp_path, hidden=1024, batches=(256, 1024, 4096)):
+    import argparse
+
+    monkeypatch.setattr(memory_cmd, "_measure_subprocess", _LinearDevice())
+    ns = argparse.Namespace(model="mlp", hidden=hidden, dtype="float32", steps=1,
+                            batch_sizes=batches, csv=str(tmp_path / "sweep.csv"),
+                            png=str(tmp_path / "sweep.png"), progress=False)
+    assert memory_cmd._sweep(ns) == 0
+    return ns.csv
+
+
+FIT_MLP = ["fit", "--model", "mlp", "--hidden", "1024", "--budget", "256MiB", "--no-progress"]
+
+
+def test_sweep_csv_keeps_the_allocator_peak(monkeypatch, tmp_path):
+    with open(_sweep_csv(monkeypatch, tmp_path)) as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["batch_size"], r["peak_bytes"], r["allocator_peak_bytes"]) for r in rows] == [
+        (str(b), str(3_000_000 + 11_000 * b), str(3_000_000 + 11_000 * b + 4096))
+        for b in (256, 1024, 4096)]
+
+
+def test_fit_from_a_sweep_measures_only_what_the_sweep_did_not(monkeypatch, tmp_path, capsys):
+    # A sweep already measured 256, 1024 and 4096: fit must not measure them again, and
+    # its linear model through 1024 and 4096 lands on the answer at once.
+    path = _sweep_csv(monkeypatch, tmp_path)
+    device = _LinearDevice()
+    monkeypatch.setattr(memory_cmd, "_measure_subprocess", device)
+    assert memory_cmd.main([*FIT_MLP, "--from-sweep", path]) == 0
+    out = capsys.readouterr().out
+    usable = int(256 * 2**20 * 0.95)
+    best = (usable - 3_000_000) // 11_000
+    assert device.calls == [(best, None), (best, 256 * 2**20)], out
+    assert f"answer: batch {best} " in out
+    assert "2 measured trials, each in its own process, and 3 points from the sweep" in out
+    assert out.count("(from the sweep)") == 3
+
+
+def test_fit_from_a_sweep_of_one_point_measures_a_probe(monkeypatch, tmp_path, capsys):
+    path = _sweep_csv(monkeypatch, tmp_path, batches=(4096,))
+    device = _LinearDevice()
+    monkeypatch.setattr(memory_cmd, "_measure_subprocess", device)
+    assert memory_cmd.main([*FIT_MLP, "--from-sweep", path]) == 0
+    assert device.calls[0] == (256, None)  # one probe, below the sweep's point
+    assert [b for b, _ in device.calls].count(4096) == 0
+
+
+def test_fit_from_a_sweep_of_another_model_is_refused(monkeypatch, tmp_path, capsys):
+    path = _sweep_csv(monkeypatch, tmp_path, hidden=256)
+    device = _LinearDevice()
+    monkeypatch.setattr(memory_cmd, "_measure_subprocess", device)
+    assert memory_cmd.main([*FIT_MLP, "--from-sweep", path]) == 2
+    err = capsys.readouterr().err
+    assert f"--from-sweep {path!r} holds mlp (float32, hidden 256), not mlp (float32, " \
+        "hidden 1024)" in err
+    assert device.calls == []
+
+
+def test_fit_from_a_sweep_on_another_device_is_refused(monkeypatch, tmp_path, capsys):
+    # The sweep ran on a GPU; here the model runs on the CPU: its points do not apply.
+    path = _sweep_csv(monkeypatch, tmp_path, batches=(256, 1024))
+    monkeypatch.setattr(memory_cmd, "_measure_subprocess", _LinearDevice("/device:CPU:0"))
+    assert memory_cmd.main([*FIT_MLP, "--from-sweep", path]) == 2
+    err = capsys.readouterr().err
+    assert "measured the model on GPU:0, but here it runs on CPU:0" in err
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("a,b\n1,2\n", "is not a CSV written by `tf1mem.memory sweep`"),
+    ("", "is not a CSV written by `tf1mem.memory sweep`"),
+    ("model,dtype,hidden,batch_size,device,peak_bytes\nmlp,float32,1024,many,GPU:0,5\n",
+     "line 2: batch_size 'many'"),
+])
+def test_fit_from_a_file_that_is_not_a_sweep_is_refused(tmp_path, capsys, text, needle):
+    path = tmp_path / "other.csv"
+    path.write_text(text)
+    assert memory_cmd.main([*FIT_MLP, "--from-sweep", str(path)]) == 2
+    assert needle in capsys.readouterr().err
+    assert memory_cmd.main([*FIT_MLP, "--from-sweep", str(tmp_path / "none.csv")]) == 2
+    assert "cannot read it" in capsys.readouterr().err
+
+
+def test_fit_bisects_where_memory_steps_instead_of_growing_linearly(monkeypatch, capsys):
+    # Measured on this CPU with TF_CPU_ALLOCATOR_USE_BFC=1 (MLP, hidden 256): the peak
+    # was 34.00 MiB at batch 16384 and 66.00 MiB at 16385, as the allocator grows its
+    # regions in powers of two and hands a new region whole to a tensor over half of
+    # it. The linear model then lands over the budget again and again; fit must
+    # switch to bisection and still find the step, to within 1%.
+    def stepped(ns, batch, limit=None):
+        calls.append(batch)
+        peak = 1_000_000 + 2048 * batch
+        return memory_cmd._Point(batch, {"/device:CPU:0": peak if batch <= 16384 else 2 * peak},
+                                 0.01)
+
+    calls = []
+    monkeypatch.setattr(memory_cmd, "_measure_subprocess", stepped)
+    monkeypatch.delenv("TF_CPU_ALLOCATOR_USE_BFC", raising=False)
+    assert memory_cmd.main(["fit", "--model", "mlp", "--hidden", "256", "--budget", "64MiB",
+                            "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    answer = int(re.search(r"^answer: batch (\d+)", out, re.M).group(1))
+    assert 16384 - 163 <= answer <= 16384, out
+    # On the real CPU, four linear guesses and bisection to the exact batch took 20 runs.
+    assert len(calls) <= 12 and "(bisect)" in out, out
 
 
 def test_doubling_bisection_count():

@@ -22,7 +22,8 @@ does not depend on the values):
   with the allocator capped at the budget (``measure --memory-limit``); only if that
   run goes over or runs out, 10% less and then bisection under the cap, to within
   1%. Every trial runs in its own process, so an out-of-memory error under the cap
-  never reaches the user's program.
+  never reaches the user's program. ``--from-sweep FILE`` starts from the points a
+  ``sweep`` of the same model wrote to its CSV instead of measuring probes again.
 
 - ``split [--batch-size 1000]``: the article's example 2 (forward pass on one gRPC
   task, loss and gradient descent on the other) measured per task, against the same
@@ -45,7 +46,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence
 
 from tf1mem import _atomic, _cli, errors, models
 from tf1mem.distributed import loopback
@@ -59,9 +60,9 @@ _OOM_PROBE_DIVISORS = (16, 8)
 # Predict-and-measure rounds of fit before it falls back to bisection.
 _FIT_ROUNDS = 4
 _MIB = 2**20
-# fit under the budget's cap stops refining once the largest batch that runs and the
-# smallest that does not are this close (a fraction of the former).
-_CAPPED_PRECISION = 0.01
+# fit's bisections stop once the largest batch that fits and the smallest that does
+# not are this close (a fraction of the former).
+_PRECISION = 0.01
 
 
 @dataclasses.dataclass(frozen=True)
@@ -173,6 +174,9 @@ def _parser():
     f.add_argument("--probe-sizes", type=_batch_list, default=(256, 1024),
                    help="batch sizes measured first, for the linear model "
                         "(default 256,1024)")
+    f.add_argument("--from-sweep", metavar="CSV", default=None,
+                   help="start from the points a sweep of the same model, dtype and "
+                        "hidden width measured on this machine (its --csv file)")
     f.add_argument("--no-progress", dest="progress", action="store_false")
     t = sub.add_parser("split", help="example 2's two-task placement against one device")
     t.add_argument("--batch-size", type=_positive_int("--batch-size"), default=1000,
@@ -331,9 +335,9 @@ def _measure(ns) -> int:
     if ns.json:
         print(json.dumps(result.to_dict(), default=list))
     else:
-        print(f"{ns.model} ({ns.dtype}{', hidden ' + str(ns.hidden) if ns.model == 'mlp' else ''})"
-              f", batch {ns.batch_size}: largest of {ns.steps} traced steps; fed inputs are "
-              f"counted apart, not in the peak, except a GPU's copies of them"
+        print(f"{_model_label(ns.model, ns.dtype, ns.hidden)}, batch {ns.batch_size}: largest "
+              f"of {ns.steps} traced steps; fed inputs are counted apart, not in the peak, "
+              f"except a GPU's copies of them"
               + (f"; allocator capped at {memory.format_bytes(ns.memory_limit)}"
                  if ns.memory_limit else ""))
         print(memory.format_table(result))
@@ -352,6 +356,9 @@ class _Point:
     step_seconds: Optional[float]
     error: Optional[str] = None
     out_of_memory: bool = False  # the run ran out under --memory-limit
+    # device -> the allocator's own peak, where TensorFlow keeps one (a GPU; the CPU's BFC)
+    allocator_peaks: dict = dataclasses.field(default_factory=dict)
+    source: Optional[str] = None  # where the point was read from, if not measured here
 
     @property
     def peak(self) -> int:
@@ -384,7 +391,10 @@ def _measure_subprocess(ns, batch: int, memory_limit: Optional[int] = None) -> _
         return _Point(batch, {}, None, error=f"{why}: {tail}", out_of_memory=out_of_memory)
     data = json.loads(proc.stdout.strip().splitlines()[-1])
     return _Point(batch, {name: dev["peak_bytes"] for name, dev in data["devices"].items()},
-                  data["step_seconds"])
+                  data["step_seconds"],
+                  allocator_peaks={name: dev["allocator_peak_bytes"]
+                                   for name, dev in data["devices"].items()
+                                   if dev.get("allocator_peak_bytes") is not None})
 
 
 def _progress(total, desc, enabled):
@@ -420,16 +430,15 @@ def _sweep(ns) -> int:
                     + [f"{p.step_seconds * 1e3:.2f}" if p.step_seconds else "-",
                        f"{rate:.0f}" if rate else "-"])
         records.append((p, rate))
-    print(f"{ns.model} ({ns.dtype}"
-          f"{', hidden ' + str(ns.hidden) if ns.model == 'mlp' else ''}), one process per point")
+    print(f"{_model_label(ns.model, ns.dtype, ns.hidden)}, one process per point")
     print("\n".join(memory.align_rows(rows)))
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["model", "dtype", "hidden", "batch_size", "device", "peak_bytes",
-                     "step_seconds", "examples_per_second"])
+    writer.writerow(_SWEEP_COLUMNS)
     for p, rate in records:
         for d in devices:
             writer.writerow([ns.model, ns.dtype, ns.hidden, p.batch_size, d, p.peaks.get(d, ""),
+                             p.allocator_peaks.get(d, ""),
                              f"{p.step_seconds:.6f}" if p.step_seconds else "",
                              f"{rate:.1f}" if rate else ""])
     _atomic.write_text(ns.csv, buf.getvalue())
@@ -439,6 +448,65 @@ def _sweep(ns) -> int:
     for p in failed:
         print(f"{_PROG}: batch {p.batch_size} failed: {p.error}", file=sys.stderr)
     return errors.EXIT_FAILURE if failed else errors.EXIT_OK
+
+
+_SWEEP_COLUMNS = ("model", "dtype", "hidden", "batch_size", "device", "peak_bytes",
+                  "allocator_peak_bytes", "step_seconds", "examples_per_second")
+
+
+def _model_label(model: str, dtype: str, hidden) -> str:
+    return f"{model} ({dtype}{', hidden ' + str(hidden) if model == 'mlp' else ''})"
+
+
+def _sweep_points(ns) -> List[_Point]:
+    """The points of ``ns.from_sweep`` (a sweep's CSV) measured for ``ns``'s model."""
+    path = ns.from_sweep
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise errors.UsageError(f"--from-sweep {path!r}: cannot read it: {exc}") from None
+    need = [c for c in _SWEEP_COLUMNS if c not in ("allocator_peak_bytes", "step_seconds",
+                                                   "examples_per_second")]
+    if not rows or any(c not in rows[0] for c in need):
+        raise errors.UsageError(
+            f"--from-sweep {path!r} is not a CSV written by `{_PROG} sweep` (it needs the "
+            f"columns {', '.join(need)} and one row per point): give the sweep's --csv file")
+    wanted = _model_label(ns.model, ns.dtype, ns.hidden)
+    held = sorted({_model_label(r["model"], r["dtype"], r["hidden"]) for r in rows})
+    if wanted not in held:
+        raise errors.UsageError(
+            f"--from-sweep {path!r} holds {', '.join(held)}, not {wanted}: pass the sweep's "
+            f"--model, --dtype and --hidden, or leave out --from-sweep")
+    by_batch: dict = {}
+    for line, r in enumerate(rows, start=2):
+        if _model_label(r["model"], r["dtype"], r["hidden"]) != wanted:
+            continue
+        try:
+            batch, peak = int(r["batch_size"]), int(r["peak_bytes"])
+            allocator = r.get("allocator_peak_bytes") or None
+            allocator = int(allocator) if allocator is not None else None
+            seconds = float(r["step_seconds"]) if r.get("step_seconds") else None
+        except ValueError:
+            raise errors.UsageError(
+                f"--from-sweep {path!r}, line {line}: batch_size {r['batch_size']!r}, "
+                f"peak_bytes {r['peak_bytes']!r} are not whole numbers: the file is not "
+                f"as a sweep wrote it; sweep again") from None
+        if batch < 1 or peak < 0:
+            raise errors.UsageError(f"--from-sweep {path!r}, line {line}: batch {batch}, "
+                                    f"peak {peak} bytes cannot be a measurement; sweep again")
+        point = by_batch.setdefault(batch, _Point(batch, {}, seconds, source=path))
+        point.peaks[r["device"]] = peak
+        if allocator is not None:
+            point.allocator_peaks[r["device"]] = allocator
+    return [by_batch[b] for b in sorted(by_batch)]
+
+
+def _main_device(point: _Point) -> Optional[str]:
+    """The short name (``GPU:0``) of the device that held the most, or None."""
+    if not point.peaks:
+        return None
+    return memory.short_device(max(point.peaks, key=lambda d: point.peaks[d]))
 
 
 def _plot(ns, records, devices) -> str:
@@ -465,9 +533,8 @@ def _plot(ns, records, devices) -> str:
     lines = ax_mem.get_legend_handles_labels()
     rate_lines = ax_rate.get_legend_handles_labels()
     ax_mem.legend(lines[0] + rate_lines[0], lines[1] + rate_lines[1], loc="upper left")
-    ax_mem.set_title(f"{ns.model} ({ns.dtype}"
-                     f"{', hidden ' + str(ns.hidden) if ns.model == 'mlp' else ''})"
-                     ": peak memory and throughput")
+    ax_mem.set_title(f"{_model_label(ns.model, ns.dtype, ns.hidden)}: peak memory and "
+                     f"throughput")
     fig.tight_layout()
     tmp = ns.png + ".tmp.png"
     fig.savefig(tmp, dpi=100)
@@ -509,6 +576,13 @@ def _fit(ns) -> int:
     def run(batch, why, capped=False):
         point = _measure_subprocess(ns, batch, ns.budget if capped else None)
         trials.append(point)
+        swept = [p for p in trials if p.source]
+        if swept and point.peaks and _main_device(point) != _main_device(swept[0]):
+            raise errors.UsageError(
+                f"the sweep in {ns.from_sweep!r} measured the model on "
+                f"{_main_device(swept[0])}, but here it runs on {_main_device(point)}: "
+                f"its points say nothing about this machine; sweep here, or leave out "
+                f"--from-sweep")
         cap = f" (cap {memory.format_bytes(ns.budget)})" if capped else ""
         if point.out_of_memory:
             what = ("TensorFlow " + point.error.split(":")[0] if point.error.startswith("killed")
@@ -524,15 +598,24 @@ def _fit(ns) -> int:
 
     print(f"budget {memory.format_bytes(ns.budget)}, margin {ns.margin:.0%}: "
           f"usable {memory.format_bytes(usable)}")
+    if ns.from_sweep:
+        for point in _sweep_points(ns):
+            trials.append(point)
+            verdict = "fits" if point.peak <= usable else "over"
+            print(f"trial {len(trials)}: batch {point.batch_size:>7}  peak "
+                  f"{memory.format_bytes(point.peak)}  {verdict}  (from the sweep)")
     for batch in ns.probe_sizes[:2]:
-        run(batch, "probe")
+        if not _can_predict(trials, usable) and batch not in {p.batch_size for p in trials}:
+            run(batch, "probe")
     fits = [p for p in trials if p.peak <= usable]
+    smallest = min(trials, key=lambda p: p.batch_size)
     if not fits:
         raise errors.Error(
-            f"even batch {min(ns.probe_sizes)} needs {memory.format_bytes(trials[0].peak)}, "
+            f"even batch {smallest.batch_size} needs {memory.format_bytes(smallest.peak)}, "
             f"over the usable {memory.format_bytes(usable)}: give a larger --budget, a "
             f"smaller --margin or smaller --probe-sizes")
     answer = None
+    overshot = False
     for _ in range(_FIT_ROUNDS):
         # The linear model through the two measured points nearest the budget
         # (the largest that fits and the smallest over it, else the two largest
@@ -561,6 +644,12 @@ def _fit(ns) -> int:
         if point.peak <= usable and point.peak + slope > usable:
             answer = guess
             break
+        # Over twice running: memory is not linear here (an allocator growing its
+        # regions in powers of two makes steps), and regula falsi would creep down
+        # from above one trial at a time; bisection halves the gap each trial.
+        if point.peak > usable and overshot:
+            break
+        overshot = point.peak > usable
     if answer is None:
         lo = max(p.batch_size for p in trials if p.peak <= usable)
         over = [p.batch_size for p in trials if p.peak > usable and p.batch_size > lo]
@@ -569,7 +658,7 @@ def _fit(ns) -> int:
             hi = lo * 2
             while run(hi, "search up").peak <= usable:
                 lo, hi = hi, hi * 2
-        while hi - lo > 1:
+        while hi - lo > max(1, int(lo * _PRECISION)):
             mid = (lo + hi) // 2
             if run(mid, "bisect").peak <= usable:
                 lo = mid
@@ -586,12 +675,24 @@ def _fit(ns) -> int:
               "tensors; set TF_CPU_ALLOCATOR_USE_BFC=1 to confirm under a capped BFC "
               "allocator, as a GPU's")
     naive = doubling_bisection_trials(answer)
+    measured = [p for p in trials if not p.source]
+    swept = len(trials) - len(measured)
     print(f"answer: batch {answer} ({memory.format_bytes(confirmed.peak)} {how}, usable "
-          f"{memory.format_bytes(usable)}), {len(trials)} measured trials, each in its own "
-          f"process")
+          f"{memory.format_bytes(usable)}), {len(measured)} measured trials, each in its own "
+          f"process" + (f", and {swept} points from the sweep" if swept else ""))
     print(f"note: doubling from 1 then bisecting would take {naive} trials, the one that "
           f"first doubles past {answer} running out of memory on the device")
     return errors.EXIT_OK
+
+
+def _can_predict(trials, usable) -> bool:
+    """Whether the linear model has its two points: a batch that fits, and another
+    batch either below it or over the budget above it."""
+    fits = [p.batch_size for p in trials if p.peak <= usable]
+    if not fits:
+        return False
+    lo = max(fits)
+    return any(p.batch_size < lo or (p.batch_size > lo and p.peak > usable) for p in trials)
 
 
 def _cappable(trials) -> bool:
@@ -637,7 +738,7 @@ def _confirm_under_cap(answer, trials, usable, run):
                 f"{memory.format_bytes(usable)} with the allocator capped at the budget: "
                 f"give a larger --budget, a smaller --margin or smaller --probe-sizes")
         good = (smallest, point)
-    while bad - good[0] > max(1, int(good[0] * _CAPPED_PRECISION)):
+    while bad - good[0] > max(1, int(good[0] * _PRECISION)):
         mid = (good[0] + bad) // 2
         point = run(mid, "bisect under the cap", capped=True)
         if ok(point):
