@@ -309,6 +309,28 @@ def test_fit_bisects_where_memory_steps_instead_of_growing_linearly(monkeypatch,
     assert len(calls) <= 12 and "(bisect)" in out, out
 
 
+def test_fit_goes_on_predicting_when_a_guess_lands_just_over(monkeypatch, capsys):
+    # A real run: the budget was batch 3000's measured peak; the probes under-stated
+    # the slope, so the first guess landed well over, and the second, 3000, measured
+    # a few bytes more than before. The linear model is right there; bisecting from
+    # 1024 would cost seven more runs.
+    def noisy(ns, batch, limit=None):
+        calls.append(batch)
+        peak = peak_at(batch) + (64 if batch == 3000 else 0)
+        return memory_cmd._Point(batch, {"/device:CPU:0": peak}, 0.01)
+
+    def peak_at(batch):
+        return 1_000_000 + 2000 * batch + 500 * max(0, batch - 1024)
+
+    calls = []
+    monkeypatch.setattr(memory_cmd, "_measure_subprocess", noisy)
+    monkeypatch.delenv("TF_CPU_ALLOCATOR_USE_BFC", raising=False)
+    assert memory_cmd.main(["fit", "--budget", str(peak_at(3000)), "--margin", "0",
+                            "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert calls == [256, 1024, 3494, 3000, 2999] and "answer: batch 2999 " in out, out
+
+
 def test_doubling_bisection_count():
     # 1,2,4,8 fit; 16 fails; bisect 8..16: 12 fails, 10 fits, 11 fails -> 8 trials.
     assert memory_cmd.doubling_bisection_trials(10) == 8

@@ -644,12 +644,14 @@ def _fit(ns) -> int:
         if point.peak <= usable and point.peak + slope > usable:
             answer = guess
             break
-        # Over twice running: memory is not linear here (an allocator growing its
-        # regions in powers of two makes steps), and regula falsi would creep down
-        # from above one trial at a time; bisection halves the gap each trial.
-        if point.peak > usable and overshot:
+        # Well over twice running: memory is not linear here (an allocator growing
+        # its regions in powers of two makes steps), and regula falsi would creep
+        # down from above one trial at a time; bisection halves the gap each trial.
+        # (Just over, within measurement noise, the model is right: go on.)
+        missed = point.peak > usable * (1 + _PRECISION)
+        if missed and overshot:
             break
-        overshot = point.peak > usable
+        overshot = missed
     if answer is None:
         lo = max(p.batch_size for p in trials if p.peak <= usable)
         over = [p.batch_size for p in trials if p.peak > usable and p.batch_size > lo]
