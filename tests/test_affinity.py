@@ -82,3 +82,29 @@ def test_a_cpu_not_available_is_a_usage_error_before_the_script_runs(tmp_path):
                         check_rc=errors.EXIT_USAGE)
     assert "ran" not in proc.stdout
     assert f"--cpus '{bad}'" in proc.stderr and "it may use" in proc.stderr
+
+
+@pytest.mark.slow
+def test_train_runs_on_the_cpus_given(real_mnist_dir):
+    cpu = AVAILABLE[-1]
+    code = ("import os, sys\n"
+            "from tf1mem import train\n"
+            "rc = train.main(['--cpus', sys.argv[1], '--steps', '20', '--no-progress',\n"
+            "                 '--data-dir', sys.argv[2]])\n"
+            "print('cpus', sorted(os.sched_getaffinity(0)), 'rc', rc)\n")
+    proc = _subproc.run(["-c", code, str(cpu), real_mnist_dir], check_rc=0)
+    lines = proc.stdout.splitlines()
+    assert lines[-1] == f"cpus [{cpu}] rc 0", proc.stdout
+    assert lines[-2].startswith("test accuracy: "), proc.stdout
+
+
+def test_train_refuses_a_cpu_it_may_not_use_before_training(monkeypatch, capsys):
+    from tf1mem import train
+
+    monkeypatch.setattr(train, "_run", lambda opts: pytest.fail("trained"))
+    bad = str(max(AVAILABLE) + 1000)
+    assert train.main(["--cpus", bad]) == errors.EXIT_USAGE
+    assert f"--cpus '{bad}'" in capsys.readouterr().err
+    monkeypatch.setenv("TF1MEM_CPUS", "x")
+    assert train.main([]) == errors.EXIT_USAGE
+    assert "TF1MEM_CPUS 'x'" in capsys.readouterr().err

@@ -19,7 +19,6 @@ Exit codes are those of :mod:`tf1mem.errors` (0 ok, 1 failure, 2 usage, 3 data,
 import argparse
 import dataclasses
 import json
-import os
 import sys
 from typing import Optional, Sequence
 
@@ -97,6 +96,10 @@ def _parser():
                         help="print a JSON summary as the last line instead of text")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar")
+    parser.add_argument("--cpus", metavar="LIST", default=None,
+                        help="run on these CPUs only, as taskset -c (e.g. 0 or 0-3; default "
+                             "$TF1MEM_CPUS, else all): on a small machine one core can "
+                             "train faster than two; checked with the kernel")
     config.add_argparse_flags(parser)
     return parser
 
@@ -110,6 +113,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> TrainOptions:
       ConfigError: a bad TF1MEM_* environment variable.
     """
     from tf1mem import config
+    from tf1mem.config import affinity
 
     ns = _parser().parse_args(argv)
     if ns.mode == "two-task":
@@ -127,7 +131,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> TrainOptions:
         learning_rate=ns.learning_rate, data_dir=ns.data_dir, seed=ns.seed,
         json=ns.json, progress=ns.progress, port_base=ns.port_base,
         allow_remote=ns.allow_remote,
-        session=config.resolve_options(config.options_from_args(ns)))
+        session=config.resolve_options(config.options_from_args(ns)),
+        cpus=affinity.parse_cpus(ns.cpus) if ns.cpus else affinity.cpus_from_env())
 
 
 def _run(opts: TrainOptions) -> int:
@@ -179,6 +184,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     def body():
         opts = parse_args(argv)
+        if opts.cpus is not None:
+            from tf1mem.config import affinity
+
+            affinity.pin(opts.cpus)  # before any re-exec: the new image keeps the pin
         if opts.mode == "two-task":
             from tf1mem.distributed import loopback
 

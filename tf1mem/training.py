@@ -27,7 +27,7 @@ import dataclasses
 import math
 import sys
 import time
-from typing import Optional, TextIO
+from typing import Optional, TextIO, Tuple
 
 from tf1mem import errors, models
 
@@ -64,6 +64,7 @@ class TrainOptions:
     port_base: int = 2222
     allow_remote: bool = False
     session: object = None  # tf1mem.config.SessionOptions (flags + TF1MEM_* env), or None
+    cpus: Optional[Tuple[int, ...]] = None  # pinned to (--cpus / TF1MEM_CPUS), or None
 
 
 @dataclasses.dataclass(frozen=True)
