@@ -50,7 +50,8 @@ import time
 import traceback
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHILD_TIMEOUT = 240
+CHILD_TIMEOUT = 240  # one TensorFlow process
+COMMAND_TIMEOUT = 600  # sweep or fit: a process per point or trial
 MODEL = ("--model", "mlp", "--hidden", "1024")
 SWEEP = (256, 1024, 4096)
 BATCH = 4096  # the prediction's batch: one of the sweep's points
@@ -71,9 +72,9 @@ def _env(**extra):
     return env
 
 
-def _python(args, **env):
+def _python(args, timeout=CHILD_TIMEOUT, **env):
     return subprocess.run([sys.executable, *args], capture_output=True, text=True,
-                          env=_env(**env), timeout=CHILD_TIMEOUT, cwd=REPO)
+                          env=_env(**env), timeout=timeout, cwd=REPO)
 
 
 def _python_beside(args, **env):
@@ -227,7 +228,8 @@ def _check_sweep_fit(folder):
     csv_path = os.path.join(folder, "sweep.csv")
     sweep = _python(["-m", "tf1mem.memory", "sweep", *MODEL, "--batch-sizes",
                      ",".join(map(str, SWEEP)), "--csv", csv_path,
-                     "--png", os.path.join(folder, "sweep.png"), "--no-progress"])
+                     "--png", os.path.join(folder, "sweep.png"), "--no-progress"],
+                    timeout=COMMAND_TIMEOUT)
     result = {"ok": False,
               "expect": "sweep and fit exit 0 on the GPU; fit starts from the sweep's "
                         "points and confirms its answer with the GPU capped at the budget",
@@ -236,8 +238,13 @@ def _check_sweep_fit(folder):
     if sweep.returncode != 0:
         return result
     result["sweep"]["rows"] = _sweep_rows(csv_path)
-    fit = _python(["-m", "tf1mem.memory", "fit", *MODEL, "--budget", f"{BUDGET_MIB}MiB",
-                   "--from-sweep", csv_path, "--no-progress"])
+    try:
+        fit = _python(["-m", "tf1mem.memory", "fit", *MODEL, "--budget", f"{BUDGET_MIB}MiB",
+                       "--from-sweep", csv_path, "--no-progress"], timeout=COMMAND_TIMEOUT)
+    except subprocess.TimeoutExpired as exc:  # keep the sweep and the trials so far
+        fit = subprocess.CompletedProcess(exc.cmd, None, _text(exc.stdout),
+                                          f"timed out after {exc.timeout} s\n"
+                                          + _text(exc.stderr))
     result["fit"] = {"rc": fit.returncode, "stdout": fit.stdout,
                      "stderr_tail": fit.stderr[-2000:]}
     answer = FIT_ANSWER.search(fit.stdout)
@@ -245,6 +252,10 @@ def _check_sweep_fit(folder):
     if answer:
         result["answer"] = int(answer.group(1))
     return result
+
+
+def _text(output):
+    return output.decode(errors="replace") if isinstance(output, bytes) else output or ""
 
 
 def _device_on(data, kind):

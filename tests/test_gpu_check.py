@@ -152,3 +152,29 @@ def test_one_run_puts_every_check_in_the_report_and_the_summary(monkeypatch, tmp
     out = capsys.readouterr().out
     assert "reserve allow_growth: 490 MiB held" in out and "answer: batch 7" in out
     assert "total: ok  (the whole run within 240 s)" in out
+
+
+def test_a_fit_that_times_out_keeps_the_sweep_and_its_trials(monkeypatch, tmp_path):
+    import subprocess
+
+    gpu_check = _load_script()
+
+    def python(args, timeout=None, **env):
+        if "sweep" in args:
+            csv_path = args[args.index("--csv") + 1]
+            with open(csv_path, "w") as f:
+                f.write("model,dtype,hidden,batch_size,device,peak_bytes,allocator_peak_bytes,"
+                        "step_seconds,examples_per_second\n"
+                        "mlp,float32,1024,4096,/device:GPU:0,50024488,49867264,0.005,815078\n")
+            return subprocess.CompletedProcess(args, 0, "sweep table\n", "")
+        assert timeout == gpu_check.COMMAND_TIMEOUT
+        raise subprocess.TimeoutExpired(args, timeout, output=b"trial 1: batch 256\n",
+                                        stderr=b"")
+
+    monkeypatch.setattr(gpu_check, "_python", python)
+    result = gpu_check._check_sweep_fit(str(tmp_path))
+    assert not result["ok"]
+    assert result["sweep"]["rows"][0]["peak_bytes"] == "50024488"
+    assert result["fit"]["stdout"] == "trial 1: batch 256\n"
+    assert result["fit"]["stderr_tail"].startswith(
+        f"timed out after {gpu_check.COMMAND_TIMEOUT} s")
