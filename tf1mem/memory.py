@@ -680,8 +680,9 @@ def _fit(ns) -> int:
     measured = [p for p in trials if not p.source]
     swept = len(trials) - len(measured)
     print(f"answer: batch {answer} ({memory.format_bytes(confirmed.peak)} {how}, usable "
-          f"{memory.format_bytes(usable)}), {len(measured)} measured trials, each in its own "
-          f"process" + (f", and {swept} points from the sweep" if swept else ""))
+          f"{memory.format_bytes(usable)}), {len(measured)} measured "
+          f"{'trial' if len(measured) == 1 else 'trials'}, each in its own process"
+          + (f", and {swept} points from the sweep" if swept else ""))
     print(f"note: doubling from 1 then bisecting would take {naive} trials, the one that "
           f"first doubles past {answer} running out of memory on the device")
     return errors.EXIT_OK
