@@ -250,11 +250,15 @@ class FastLoop:
         labels = tf.Variable(self.labels_in, trainable=False)
         self.W, self.b = models.weights()
         # Two loops over the same weights: UNROLL steps per iteration for whole
-        # blocks of a chunk, one per iteration for the steps left over.
+        # blocks of a chunk, one per iteration for the steps left over (built only
+        # when there are some: FAST_CHUNK is a multiple of UNROLL, so only the last
+        # chunk can leave steps over).
         self.blocks = tf.placeholder(tf.int64, [None, UNROLL, opts.batch_size])
-        self.singles = tf.placeholder(tf.int64, [None, 1, opts.batch_size])
         self.block_losses = self._loop(tf, images, labels, self.blocks, UNROLL)
-        self.single_losses = self._loop(tf, images, labels, self.singles, 1)
+        self.singles = self.single_losses = None
+        if opts.steps % UNROLL:
+            self.singles = tf.placeholder(tf.int64, [None, 1, opts.batch_size])
+            self.single_losses = self._loop(tf, images, labels, self.singles, 1)
         self.x = tf.placeholder(self._pixels, [None, models.IMAGE_PIXELS])
         self.y = tf.placeholder(tf.float32, [None, models.NUM_CLASSES])
         self.accuracy = models.evaluation(
@@ -315,7 +319,7 @@ class FastLoop:
         # the train phase measures training; it changes no variable.
         batch = self.opts.batch_size
         sess.run(self.block_losses, {self.blocks: numpy.zeros((0, UNROLL, batch), "int64")})
-        if self.opts.steps % UNROLL:
+        if self.single_losses is not None:
             sess.run(self.single_losses, {self.singles: numpy.zeros((0, 1, batch), "int64")})
 
     def train(self, sess, bar) -> float:
