@@ -188,6 +188,27 @@ def test_the_leftover_loop_is_built_only_for_steps_left_over(tmp_path):
     assert loops == {20: 1, 23: 2}
 
 
+def test_the_loops_never_sparse_read_the_training_set(tmp_path):
+    # A gather through the variable (ResourceGather) copies the whole variable first
+    # while its buffer is shared with the fed array, which an aligned array is: the
+    # default run's allocator peak was 94.46 MiB with a freshly decoded MNIST against
+    # 32.57 MiB reading the variable's value (CPU BFC allocator, seed 1).
+    import tensorflow as tf
+
+    data = tmp_path / "gen"
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7)
+    mnist = input_data.read_data_sets(str(data), one_hot=True, dtype="uint8")
+    graph = tf.Graph()
+    with graph.as_default():
+        training.FastLoop(training.TrainOptions(steps=23, progress=False), mnist)
+    library = graph.as_graph_def().library.function
+    ops = [node.op for f in library for node in f.node_def]
+    # Each iteration gathers its rows' indices, then each step its pixels and labels.
+    assert ops.count("GatherV2") == (1 + 2 * training.UNROLL) + (1 + 2)
+    assert "ResourceGather" not in ops and "ResourceGather" not in {
+        op.type for op in graph.get_operations()}
+
+
 def test_fast_loop_refuses_a_batch_larger_than_the_training_set(tmp_path):
     data = tmp_path / "gen"
     _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7)
