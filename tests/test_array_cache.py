@@ -105,6 +105,19 @@ def test_a_warm_read_gives_the_cold_arrays_bit_for_bit(tmp_path, arrays_dir, gun
             assert a.tobytes() == b.tobytes()
 
 
+def test_warm_pixels_start_on_a_64_byte_boundary(tmp_path, arrays_dir):
+    # TensorFlow feeds an array in place only when its data is 64-byte aligned, and
+    # copies it otherwise: the fast loop's run of MNIST reached 780.1 MiB of memory
+    # from the cache before the pixels were aligned, 727.5 MiB after.
+    data = _data(tmp_path)
+    _read(data, dtype="uint8")  # fills the cache
+    for _ in range(3):
+        sets = _read(data, dtype="uint8", validation_size=0)
+        for images in (sets.train.images, sets.test.images):
+            assert images.ctypes.data % 64 == 0
+            assert not images.flags.writeable
+
+
 def test_the_cache_folder_is_private_and_beside_the_mnist_cache(tmp_path, arrays_dir):
     _read(_data(tmp_path))
     assert arraycache.default_dir() == arrays_dir

@@ -65,6 +65,8 @@ _FORMAT = 1
 _SUFFIX = ".idx"
 _CHUNK = 8 << 20  # CRC-32 per chunk, so that a big payload is checked on every core
 _MAX_RECORD = 4096
+_ALIGN = 64  # what TensorFlow needs of a fed array to use it in place (EIGEN_MAX_ALIGN_BYTES)
+_IDX_IMAGES_HEADER = 16  # magic, count, rows, columns: the pixels follow
 _STALE_PART_S = 3600  # a temp file this old is a killed write's leftover
 _TRUE_WORDS = frozenset({"", "1", "true", "yes", "on"})
 _FALSE_WORDS = frozenset({"0", "false", "no", "off"})
@@ -304,8 +306,13 @@ class ArrayCache:
         if st.st_size != end + 1 + size:
             raise _Damaged(f"it has {st.st_size} bytes, its record says {end + 1 + size}")
         # A numpy buffer rather than bytes: numpy asks for huge pages, which makes
-        # the first touch of 47 MB about twice as fast.
-        payload = numpy.empty(size, dtype=numpy.uint8)
+        # the first touch of 47 MB about twice as fast. Placed so that what follows
+        # an images file's 16-byte header starts on a 64-byte boundary: TensorFlow
+        # uses a fed array in place only when its data is so aligned, and copies it
+        # otherwise (41 MiB of MNIST pixels, each time the fast loop starts).
+        raw = numpy.empty(size + _ALIGN, dtype=numpy.uint8)
+        start = -(raw.ctypes.data + _IDX_IMAGES_HEADER) % _ALIGN
+        payload = raw[start:start + size]
         f.seek(end + 1)
 
         def fill(part):
