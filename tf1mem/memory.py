@@ -452,6 +452,7 @@ def _sweep(ns) -> int:
 
 _SWEEP_COLUMNS = ("model", "dtype", "hidden", "batch_size", "device", "peak_bytes",
                   "allocator_peak_bytes", "step_seconds", "examples_per_second")
+_SWEEP_NEEDED = _SWEEP_COLUMNS[:6]  # what fit --from-sweep needs (older sweeps lack allocator_peak_bytes)
 
 
 def _model_label(model: str, dtype: str, hidden) -> str:
@@ -466,12 +467,11 @@ def _sweep_points(ns) -> List[_Point]:
             rows = list(csv.DictReader(f))
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise errors.UsageError(f"--from-sweep {path!r}: cannot read it: {exc}") from None
-    need = [c for c in _SWEEP_COLUMNS if c not in ("allocator_peak_bytes", "step_seconds",
-                                                   "examples_per_second")]
-    if not rows or any(c not in rows[0] for c in need):
+    if not rows or any(c not in rows[0] for c in _SWEEP_NEEDED):
         raise errors.UsageError(
             f"--from-sweep {path!r} is not a CSV written by `{_PROG} sweep` (it needs the "
-            f"columns {', '.join(need)} and one row per point): give the sweep's --csv file")
+            f"columns {', '.join(_SWEEP_NEEDED)} and one row per point): give the sweep's "
+            f"--csv file")
     wanted = _model_label(ns.model, ns.dtype, ns.hidden)
     held = sorted({_model_label(r["model"], r["dtype"], r["hidden"]) for r in rows})
     if wanted not in held:
