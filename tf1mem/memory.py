@@ -452,7 +452,8 @@ def _sweep(ns) -> int:
 
 _SWEEP_COLUMNS = ("model", "dtype", "hidden", "batch_size", "device", "peak_bytes",
                   "allocator_peak_bytes", "step_seconds", "examples_per_second")
-_SWEEP_NEEDED = _SWEEP_COLUMNS[:6]  # what fit --from-sweep needs (older sweeps lack allocator_peak_bytes)
+# What fit --from-sweep needs (sweeps written before allocator_peak_bytes lack it).
+_SWEEP_NEEDED = _SWEEP_COLUMNS[:6]
 
 
 def _model_label(model: str, dtype: str, hidden) -> str:
