@@ -193,7 +193,7 @@ def parse_args(argv):
     from tf1mem.config import affinity
 
     try:
-        cpus = affinity.parse_cpus(ns.cpus) if ns.cpus else affinity.cpus_from_env()
+        cpus = affinity.requested(ns.cpus)
     except errors.UsageError as exc:
         parser.error(str(exc))
     return RunOptions(

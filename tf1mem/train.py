@@ -132,7 +132,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> TrainOptions:
         json=ns.json, progress=ns.progress, port_base=ns.port_base,
         allow_remote=ns.allow_remote,
         session=config.resolve_options(config.options_from_args(ns)),
-        cpus=affinity.parse_cpus(ns.cpus) if ns.cpus else affinity.cpus_from_env())
+        cpus=affinity.requested(ns.cpus))
 
 
 def _run(opts: TrainOptions) -> int:

@@ -17,7 +17,7 @@ from typing import Optional, Tuple
 
 from tf1mem import errors
 
-__all__ = ["ENV_VAR", "parse_cpus", "cpus_from_env", "pin"]
+__all__ = ["ENV_VAR", "parse_cpus", "cpus_from_env", "requested", "pin"]
 
 ENV_VAR = "TF1MEM_CPUS"
 
@@ -73,6 +73,12 @@ def cpus_from_env(environ=None) -> Optional[Tuple[int, ...]]:
     """The CPUs :data:`ENV_VAR` names, or None when it is unset or empty."""
     value = (os.environ if environ is None else environ).get(ENV_VAR, "")
     return parse_cpus(value, ENV_VAR) if value.strip() else None
+
+
+def requested(flag: Optional[str], environ=None) -> Optional[Tuple[int, ...]]:
+    """The CPUs a command was asked to run on: its ``--cpus`` value, else
+    :data:`ENV_VAR`, else None (all it may use)."""
+    return parse_cpus(flag) if flag else cpus_from_env(environ)
 
 
 def pin(cpus) -> None:

@@ -53,6 +53,7 @@ from typing import NamedTuple, Optional
 import numpy
 
 from tf1mem import _atomic
+from tf1mem.data import idx
 from tf1mem.errors import ConfigError
 
 __all__ = ["ENV_VAR", "MAX_BYTES", "ArrayCache", "Hit", "Key", "default_dir", "enabled"]
@@ -66,7 +67,6 @@ _SUFFIX = ".idx"
 _CHUNK = 8 << 20  # CRC-32 per chunk, so that a big payload is checked on every core
 _MAX_RECORD = 4096
 _ALIGN = 64  # what TensorFlow needs of a fed array to use it in place (EIGEN_MAX_ALIGN_BYTES)
-_IDX_IMAGES_HEADER = 16  # magic, count, rows, columns: the pixels follow
 _STALE_PART_S = 3600  # a temp file this old is a killed write's leftover
 _TRUE_WORDS = frozenset({"", "1", "true", "yes", "on"})
 _FALSE_WORDS = frozenset({"0", "false", "no", "off"})
@@ -311,7 +311,7 @@ class ArrayCache:
         # uses a fed array in place only when its data is so aligned, and copies it
         # otherwise (41 MiB of MNIST pixels, each time the fast loop starts).
         raw = numpy.empty(size + _ALIGN, dtype=numpy.uint8)
-        start = -(raw.ctypes.data + _IDX_IMAGES_HEADER) % _ALIGN
+        start = -(raw.ctypes.data + idx.IMAGES_HEADER_BYTES) % _ALIGN
         payload = raw[start:start + size]
         f.seek(end + 1)
 

@@ -32,6 +32,8 @@ __all__ = [
 
 IMAGES_MAGIC = 2051
 LABELS_MAGIC = 2049
+IMAGES_HEADER_BYTES = 16  # magic, count, rows, columns: the pixels follow
+LABELS_HEADER_BYTES = 8  # magic, count
 
 _GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
 
@@ -127,11 +129,11 @@ def parse_images(payload: bytes, name: str) -> numpy.ndarray:
         raise ValueError("Invalid magic number %d in MNIST image file: %s" % (magic, name))
     num, rows, cols = (_read_u32(payload, offset, name) for offset in (4, 8, 12))
     size = num * rows * cols
-    if len(payload) < 16 + size:
+    if len(payload) < IMAGES_HEADER_BYTES + size:
         raise DataError(
-            f"{name}: header says {num} images of {rows}x{cols}, {16 + size} bytes, "
-            f"but it has {len(payload)}; fetch it again.")
-    data = numpy.frombuffer(payload, dtype=numpy.uint8, count=size, offset=16)
+            f"{name}: header says {num} images of {rows}x{cols}, "
+            f"{IMAGES_HEADER_BYTES + size} bytes, but it has {len(payload)}; fetch it again.")
+    data = numpy.frombuffer(payload, dtype=numpy.uint8, count=size, offset=IMAGES_HEADER_BYTES)
     return data.reshape(num, rows, cols, 1)
 
 
@@ -153,4 +155,4 @@ def parse_labels(payload: bytes, name: str) -> numpy.ndarray:
         raise DataError(
             f"{name}: header says {num} labels, {8 + num} bytes, but it has {len(payload)}; "
             "fetch it again.")
-    return numpy.frombuffer(payload, dtype=numpy.uint8, count=num, offset=8)
+    return numpy.frombuffer(payload, dtype=numpy.uint8, count=num, offset=LABELS_HEADER_BYTES)
