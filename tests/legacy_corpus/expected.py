@@ -450,7 +450,6 @@ CASES = {
     "crf_tagger.py": dict(
         args=[], exit_code=0,
         lines=["transitions var: transitions:0 [3, 3]",
-               "step 0 loss 4.14128 accuracy: 30.00%",
                "step 10 loss 3.69657 accuracy: 35.00%",
                "step 20 loss 3.44192 accuracy: 40.00%",
                "crf_decode tags: [[1, 1, 1, 1, 1], [1, 1, 1, 1, 0], [1, 1, 1, 0, 0], "
@@ -466,6 +465,12 @@ CASES = {
                  ("crf_decode score:", [2.5551, 1.7145, 1.5064, 1.8324, 0.3806, 0.9005], 1e-3),
                  ("trained transitions:", [0.4414, 0.1880, 0.3204, -0.4097, 0.4821, -0.3929,
                                            0.3166, 0.4080, -0.2540], 1e-3)],
+        # The script fetches crf_decode and train_op in one session.run with no
+        # dependency between them, so whether the decode reads the weights before or
+        # after the first update is up to the executor: 35.00% instead of 30.00% in 2
+        # runs of 6 under TF 1.15.5 and about 1 of 4 under TF 2.21 here (2026-12-05).
+        # The loss is an input of the update, so it is fixed.
+        stdout_regex=[r"^step 0 loss 4\.14128 accuracy: (30|35)\.00%$"],
     ),
     "kmeans_mnist.py": dict(
         args=["{mnist}"], exit_code=0,
