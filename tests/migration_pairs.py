@@ -129,6 +129,19 @@ def optimisers_gradient_descent():
             _quadratic_steps_tf2(tf.keras.optimizers.SGD(0.1))]
 
 
+@pair
+def optimisers_clip_gradients_by_norm():
+    # The TF1 form is what tf.contrib.estimator.clip_gradients_by_norm is under tf1mem.
+    # The first gradient, (-4, -5), has norm 6.4: clipping to 1.0 changes every step.
+    import tensorflow as tf
+
+    from tf1mem.compat.estimator import extenders
+
+    return [_quadratic_steps_v1(lambda: extenders.clip_gradients_by_norm(
+                tf.compat.v1.train.GradientDescentOptimizer(0.1), 1.0)),
+            _quadratic_steps_tf2(tf.keras.optimizers.SGD(0.1, global_clipnorm=1.0))]
+
+
 _X = [[1.0, -2.0, 0.5, 3.0], [0.0, 1.0, -1.0, 2.0]]
 
 

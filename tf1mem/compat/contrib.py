@@ -136,8 +136,6 @@ REMOVED_CONTRIB = {
     "tensor_forest": "TensorFlow Decision Forests (pip install tensorflow_decision_forests)",
     "learn": "tf.keras (Estimators and tf.contrib.learn were removed; "
              "tf.contrib.learn.datasets.mnist is tensorflow.examples.tutorials.mnist.input_data)",
-    "estimator": "tf.estimator (tf1mem provides TF 1.15's core Estimator API; "
-                 "tf.contrib.estimator's extras are not provided), or tf.keras",
     "distributions": "TensorFlow Probability: tfp.distributions",
     "bayesflow": "TensorFlow Probability",
     "opt": "tf.keras.optimizers, or tensorflow_addons.optimizers",
@@ -186,6 +184,33 @@ REMOVED_SYMBOLS = {
     "legacy_seq2seq.embedding_rnn_seq2seq": "tf.contrib.seq2seq.BasicDecoder over "
                                             "tf.nn.embedding_lookup inputs",
     "legacy_seq2seq.embedding_attention_seq2seq": "tensorflow_addons.seq2seq attention",
+    "estimator.replicate_model_fn": "tf.distribute.MirroredStrategy with tf.keras (on one "
+                                    "device, the model_fn itself)",
+    "estimator.TowerOptimizer": "tf.distribute.MirroredStrategy with tf.keras",
+    "estimator.RNNClassifier": "a custom model_fn with tf.compat.v1.nn.dynamic_rnn, or "
+                               "tf.keras",
+    "estimator.RNNEstimator": "a custom model_fn with tf.compat.v1.nn.dynamic_rnn, or tf.keras",
+    "estimator.SavedModelEstimator": "tf.contrib.predictor.from_saved_model (tf1mem provides "
+                                     "it) or tf.saved_model.load",
+    "estimator.DNNClassifierWithLayerAnnotations": "tf.estimator.DNNClassifier (tf1mem "
+                                                   "provides it)",
+    "estimator.DNNRegressorWithLayerAnnotations": "tf.estimator.DNNRegressor (tf1mem "
+                                                  "provides it)",
+    "estimator.export_saved_model_for_mode": "Estimator.export_saved_model (the PREDICT "
+                                             "graph)",
+    "estimator.export_all_saved_models": "Estimator.export_saved_model (the PREDICT graph)",
+    "estimator.multi_head": "a custom model_fn summing the heads' losses",
+    "estimator.regression_head": "tf.estimator.LinearRegressor / DNNRegressor, or a custom "
+                                 "model_fn",
+    "estimator.binary_classification_head": "tf.estimator.LinearClassifier / DNNClassifier",
+    "estimator.multi_class_head": "tf.estimator.LinearClassifier / DNNClassifier "
+                                  "(n_classes > 2)",
+    "estimator.multi_label_head": "a custom model_fn with "
+                                  "tf.nn.sigmoid_cross_entropy_with_logits",
+    "estimator.poisson_regression_head": "a custom model_fn with tf.nn.log_poisson_loss",
+    "estimator.logistic_regression_head": "a custom model_fn",
+    "estimator.boosted_trees_classifier_train_in_memory": "TensorFlow Decision Forests",
+    "estimator.boosted_trees_regressor_train_in_memory": "TensorFlow Decision Forests",
     "factorization.WALSModel": "a tf.compat.v1 or Keras matrix-factorisation model",
     "factorization.WALSMatrixFactorization": "a tf.compat.v1 or Keras matrix-factorisation "
                                              "model",
@@ -279,6 +304,18 @@ def _learn_symbols():
     return learn.symbols()
 
 
+def _estimator_symbols():
+    """tf.contrib.estimator: the extenders, and the hooks TF 1.10-1.12 had there before
+    they moved to tf.estimator.experimental (the same objects)."""
+    from tf1mem.compat.estimator import early_stopping, extenders, hooks
+
+    table = {name: getattr(extenders, name) for name in extenders.__all__}
+    table.update((name, getattr(early_stopping, name)) for name in early_stopping.__all__
+                 if name != "read_eval_metrics")
+    table["InMemoryEvaluatorHook"] = hooks.InMemoryEvaluatorHook
+    return table
+
+
 def _cudnn_extras():
     from tf1mem.compat.contrib_impl import cudnn_rnn
 
@@ -320,6 +357,12 @@ CONTRIB_MODULES.update({
               "Experiment, learn_runner and make_export_strategy around a "
               "tf.estimator.Estimator (the contrib Estimator and SKCompat are not "
               "provided)"),
+    "estimator": ((_estimator_symbols,),
+                  "tf1mem's re-implementation of clip_gradients_by_norm, add_metrics, "
+                  "forward_features, and (where TF 1.10-1.12 had them) the early-stopping "
+                  "hooks and InMemoryEvaluatorHook of tf.estimator.experimental (heads, "
+                  "RNNClassifier, replicate_model_fn, SavedModelEstimator are not "
+                  "provided)"),
     "image": ((_image_symbols,),
               "tf1mem's re-implementation of rotate, translate, transform and the "
               "projective-transform helpers on tf.raw_ops.ImageProjectiveTransformV3 "

@@ -8,8 +8,9 @@ TensorFlow removed ``tf.estimator`` in 2.16; this package is what TF1 scripts ge
 :class:`TrainSpec` / :class:`EvalSpec` (locally or over a ``TF_CONFIG`` cluster) and the
 exporters (:class:`LatestExporter`, :class:`FinalExporter`, :class:`BestExporter`), the canned ``LinearRegressor``,
 ``LinearClassifier``, ``DNNRegressor``, ``DNNClassifier``, ``DNNLinearCombined*``,
-``Baseline*`` (TF1's variable names, heads and metric keys), ``experimental.KMeans``
-(tf.contrib.factorization's KMeansClustering) and TF1's hook aliases
+``Baseline*`` (TF1's variable names, heads and metric keys), ``experimental``'s
+``KMeans`` (tf.contrib.factorization's KMeansClustering), early-stopping hooks
+(``early_stopping.py``), ``InMemoryEvaluatorHook`` (``hooks.py``), TF1's hook aliases
 (``tf.estimator.SessionRunHook``, ...). Every
 other TF1 name raises :class:`tf1mem.compat.contrib.RemovedAttributeError` naming what
 to use instead. Importing this package imports no TensorFlow.
@@ -62,7 +63,8 @@ _NOT_PROVIDED = {
     "BaselineEstimator": "a custom model_fn",
     "LinearEstimator": "tf.estimator.LinearRegressor / LinearClassifier, or a custom model_fn",
     "DNNEstimator": "tf.estimator.DNNRegressor / DNNClassifier, or a custom model_fn",
-    "add_metrics": "return the extra metrics from your own model_fn's eval_metric_ops",
+    "add_metrics": "tf.contrib.estimator.add_metrics (TF 1.15's home of it; tf1mem "
+                   "provides it)",
     "classifier_parse_example_spec": "tf.compat.v1.feature_column.make_parse_example_spec "
                                      "plus the label's tf.io.FixedLenFeature",
     "regressor_parse_example_spec": "tf.compat.v1.feature_column.make_parse_example_spec "
@@ -80,19 +82,39 @@ _NOT_PROVIDED = {
               "sklearn.cluster.KMeans",
 }
 
-# tf.estimator.experimental: the one name tf1mem provides -> (module, attribute).
+# tf.estimator.experimental: the names tf1mem provides -> (module, attribute).
 _EXPERIMENTAL = {
     "KMeans": ("tf1mem.compat.contrib_impl.factorization_estimators", "KMeansClustering"),
+    "InMemoryEvaluatorHook": ("tf1mem.compat.estimator.hooks", "InMemoryEvaluatorHook"),
+    "make_stop_at_checkpoint_step_hook": ("tf1mem.compat.estimator.hooks",
+                                          "make_stop_at_checkpoint_step_hook"),
+    **{name: ("tf1mem.compat.estimator.early_stopping", name) for name in (
+        "make_early_stopping_hook", "stop_if_higher_hook", "stop_if_lower_hook",
+        "stop_if_no_decrease_hook", "stop_if_no_increase_hook")},
+}
+# TF 1.15's other tf.estimator.experimental names -> what to use instead.
+_EXPERIMENTAL_NOT_PROVIDED = {
+    "LinearSDCA": "tf.estimator.LinearClassifier / LinearRegressor with an FTRL or SGD "
+                  "optimizer (the SDCA optimizer's kernels left with TF 2)",
+    "build_raw_supervised_input_receiver_fn": "tf.estimator.export."
+                                              "build_raw_serving_input_receiver_fn",
+    "call_logit_fn": "call your logit_fn in your own model_fn",
+    "dnn_logit_fn_builder": "tf.compat.v1.layers.dense layers in your own model_fn",
+    "linear_logit_fn_builder": "tf.compat.v1.feature_column.linear_model in your own "
+                               "model_fn",
 }
 
 
 def _experimental_module():
     """``tf.estimator.experimental``: ``KMeans`` (TF 1.13+'s name of
-    tf.contrib.factorization.KMeansClustering); every other name raises, naming what to use."""
+    tf.contrib.factorization.KMeansClustering), the early-stopping hooks,
+    ``InMemoryEvaluatorHook`` and ``make_stop_at_checkpoint_step_hook``; every other name
+    raises, naming what to use."""
     import types
 
-    module = types.ModuleType("tf.estimator.experimental",
-                              "tf.estimator.experimental under tf1mem: KMeans only.")
+    module = types.ModuleType(
+        "tf.estimator.experimental", "tf.estimator.experimental under tf1mem: "
+        + ", ".join(sorted(_EXPERIMENTAL)) + ".")
 
     def __getattr__(name):
         if name.startswith("__"):
@@ -101,9 +123,9 @@ def _experimental_module():
             from tf1mem.compat import contrib
 
             raise contrib.RemovedAttributeError(contrib.removed_message(
-                f"tf.estimator.experimental.{name}",
-                "tf.keras (tf.estimator.experimental left with tf.estimator in TF 2.16; "
-                "tf1mem provides only tf.estimator.experimental.KMeans)"))
+                f"tf.estimator.experimental.{name}", _EXPERIMENTAL_NOT_PROVIDED.get(
+                    name, "tf.keras (tf.estimator.experimental left with tf.estimator in "
+                    "TF 2.16; tf1mem provides " + ", ".join(sorted(_EXPERIMENTAL)) + ")")))
         source, attr = _EXPERIMENTAL[name]
         value = getattr(importlib.import_module(source), attr)
         module.__dict__[name] = value

@@ -12,6 +12,7 @@ files to ``model_dir/eval[_name]``. What TF 1.15 logged at INFO (``loss = ..., s
 ...``, ``Saving dict for global step ...``) is logged the same way.
 """
 
+import collections
 import copy
 import datetime
 import inspect
@@ -125,6 +126,12 @@ def _stop_after_n_evals_hook(num_evals, update_op_count):
                 run_context.request_stop()
 
     return _StopAfterNEvalsHook()
+
+
+class _EvalGraph(collections.namedtuple(
+        "_EvalGraph", ["scaffold", "update_op", "final_hook", "hooks"])):
+    """A built evaluation: the model's scaffold, the op that updates every metric, the
+    hook that reads them at the end, and the hooks to run it with."""
 
 
 class Estimator:
@@ -428,6 +435,11 @@ class Estimator:
                  "to %s.", self._model_dir, what)
         return latest
 
+    def eval_dir(self, name=None):
+        """The folder evaluations write their event files to: ``model_dir/eval``, or
+        ``model_dir/eval_<name>`` for ``evaluate(name=...)``."""
+        return os.path.join(self._model_dir, "eval" if not name else "eval_" + name)
+
     def evaluate(self, input_fn, steps=None, hooks=None, checkpoint_path=None, name=None):
         """Evaluates the model on input_fn (until it ends, or ``steps`` batches).
 
@@ -435,59 +447,86 @@ class Estimator:
           A dict of the ``eval_metric_ops`` values, ``loss`` (mean of the per-batch
           loss) and ``global_step`` (of the checkpoint evaluated).
         """
-        import numpy as np
-
-        v1 = _v1()
         if steps is not None and steps <= 0:
             raise ValueError(f"Must specify steps > 0, given: {steps}")
         checkpoint_path = self._checkpoint_or_none(checkpoint_path, "evaluate")
         graph = self._new_graph()
         with graph.as_default():
-            global_step = v1.train.get_global_step()
-            features, labels, input_hooks = self._features_and_labels(input_fn, ModeKeys.EVAL)
-            spec = self._call_model_fn(features, labels, ModeKeys.EVAL, self.config)
-            metrics = dict(spec.eval_metric_ops)
-            if "global_step" in metrics:
-                raise ValueError("Metric with name \"global_step\" is not allowed, because "
-                                 "Estimator already defines a default metric with the same "
-                                 "name.")
-            if "loss" not in metrics:
-                metrics["loss"] = v1.metrics.mean(spec.loss)
-            update_op = v1.group(*[update for _, update in metrics.values()])
-            final = {key: value for key, (value, _) in metrics.items()}
-            final["global_step"] = global_step
-            final_hook = _final_ops_hook(final)
-            all_hooks = input_hooks + list(hooks or ()) + list(spec.evaluation_hooks)
-            if steps is not None:
-                all_hooks.append(_stop_after_n_evals_hook(steps, len(metrics)))
-            all_hooks.append(final_hook)
-            if spec.scaffold.saver is None:
-                self._default_saver()
-            _log("Starting evaluation at %s",
-                 datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
-            creator = v1.train.ChiefSessionCreator(
-                scaffold=spec.scaffold, master=self._config.evaluation_master,
-                config=self._config.session_config,
-                checkpoint_filename_with_path=checkpoint_path)
-            with v1.train.MonitoredSession(session_creator=creator, hooks=all_hooks) as session:
-                while not session.should_stop():
-                    session.run(update_op)
-            _log("Finished evaluation at %s",
-                 datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d-%H:%M:%S"))
-        results = dict(final_hook.final_ops_values)
+            built = self._evaluate_build_graph(input_fn, hooks, steps)
+            return self._evaluate_run(built, checkpoint_path, self.eval_dir(name))
+
+    def _evaluate_build_graph(self, input_fn, hooks, steps):
+        """Builds the evaluation in the default graph (one made by :meth:`_new_graph`).
+
+        Returns:
+          An :class:`_EvalGraph`, which :meth:`_evaluate_run` runs (once, or again in
+          the same graph, as InMemoryEvaluatorHook does).
+        """
+        v1 = _v1()
+        global_step = v1.train.get_global_step()
+        features, labels, input_hooks = self._features_and_labels(input_fn, ModeKeys.EVAL)
+        spec = self._call_model_fn(features, labels, ModeKeys.EVAL, self.config)
+        metrics = dict(spec.eval_metric_ops)
+        if "global_step" in metrics:
+            raise ValueError("Metric with name \"global_step\" is not allowed, because "
+                             "Estimator already defines a default metric with the same "
+                             "name.")
+        if "loss" not in metrics:
+            metrics["loss"] = v1.metrics.mean(spec.loss)
+        update_op = v1.group(*[update for _, update in metrics.values()])
+        final = {key: value for key, (value, _) in metrics.items()}
+        final["global_step"] = global_step
+        final_hook = _final_ops_hook(final)
+        all_hooks = input_hooks + list(hooks or ()) + list(spec.evaluation_hooks)
+        if steps is not None:
+            all_hooks.append(_stop_after_n_evals_hook(steps, len(metrics)))
+        all_hooks.append(final_hook)
+        if spec.scaffold.saver is None:
+            self._default_saver()
+        return _EvalGraph(spec.scaffold, update_op, final_hook, all_hooks)
+
+    def _evaluate_run(self, built, checkpoint_path, eval_dir, scaffold=None):
+        """Runs a built evaluation to its end; logs and writes its results to eval_dir.
+
+        Args:
+          checkpoint_path: the checkpoint to restore, or None (the scaffold's
+            init_op sets the variables).
+          scaffold: None for the model's own.
+        """
+        import numpy as np
+
+        v1 = _v1()
+        _log("Starting evaluation at %s",
+             datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        creator = v1.train.ChiefSessionCreator(
+            scaffold=scaffold or built.scaffold, master=self._config.evaluation_master,
+            config=self._config.session_config,
+            checkpoint_filename_with_path=checkpoint_path)
+        batches = 0
+        with v1.train.MonitoredSession(session_creator=creator, hooks=built.hooks) as session:
+            while not session.should_stop():
+                session.run(built.update_op)
+                batches += 1
+        _log("Finished evaluation at %s",
+             datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d-%H:%M:%S"))
+        results = dict(built.final_hook.final_ops_values)
         step = int(results["global_step"])
+        if not batches:
+            v1.logging.warning(
+                "Evaluation at global step %d read no batch: its input_fn gave no data (one "
+                "used up by an earlier evaluation in the same graph stays used up, as in "
+                "TF 1.15), so its metrics are of nothing.", step)
         _log("Saving dict for global step %d: %s", step,
              ", ".join(f"{k} = {results[k]!s}" for k in sorted(results)))
-        self._write_eval_summary(name, results, step, checkpoint_path)
+        self._write_eval_summary(eval_dir, results, step, checkpoint_path)
         ordered = {k: results[k] for k in sorted(results) if k != "global_step"}
         ordered["global_step"] = np.int64(results["global_step"])
         return ordered
 
-    def _write_eval_summary(self, name, results, step, checkpoint_path):
+    def _write_eval_summary(self, eval_dir, results, step, checkpoint_path):
         import numpy as np
 
         v1 = _v1()
-        eval_dir = os.path.join(self._model_dir, "eval" if not name else "eval_" + name)
         writer = v1.summary.FileWriterCache.get(eval_dir)
         summary = v1.Summary()
         for key in sorted(results):

@@ -9,6 +9,8 @@ of the stream is ``OutOfRangeError``, which ends ``train``/``evaluate``/``predic
 Batches come from a ``tf.data`` generator (no queue runners needed); with
 ``shuffle=True`` each epoch is a fresh permutation drawn from the graph seed, so the
 order differs from TF 1.15's RandomShuffleQueue (which no seed reproduced across versions).
+Each call of the ``input_fn`` makes one stream, which every session of that graph reads
+on from where the previous one stopped, as TF 1.15's queue feeder did.
 """
 
 import numpy as np
@@ -112,8 +114,13 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None,
         signature = {k: tf.TensorSpec((dim0,) + arrays[k].shape[1:],
                                       tf.as_dtype(arrays[k].dtype)) for k in names}
 
+        # One stream per call, as TF 1.15's feeding queue kept its position in Python:
+        # a graph run in several sessions (InMemoryEvaluatorHook's evaluation graph)
+        # goes on where the last session stopped, and data once used up stays so.
+        stream = _batches(arrays, n_rows, batch_size, num_epochs, shuffle, seed)
+
         def generator():
-            return _batches(arrays, n_rows, batch_size, num_epochs, shuffle, seed)
+            return stream
 
         dataset = tf.data.Dataset.from_generator(generator, output_signature=signature)
         batch = tf.compat.v1.data.make_one_shot_iterator(dataset).get_next()
