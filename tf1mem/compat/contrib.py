@@ -101,6 +101,15 @@ def _factorization_extras():
     return names
 
 
+def _seq2seq_attention():
+    from tf1mem.compat.contrib_impl import seq2seq_attention, seq2seq_beam_search
+
+    table = seq2seq_attention.symbols()
+    table.update((name, getattr(seq2seq_beam_search, name))
+                 for name in seq2seq_beam_search.__all__)
+    return table
+
+
 def _legacy_seq2seq():
     return dict(importlib.import_module("tf1mem.compat.contrib_seq2seq").LEGACY)
 
@@ -122,8 +131,10 @@ CONTRIB_MODULES = {
     "factorization": (("tf1mem.compat.contrib_factorization", _factorization_extras),
                       "tf1mem's re-implementation of tf.contrib.factorization: KMeans, "
                       "KMeansClustering, GMM, gmm, GmmAlgorithm (not WALS)"),
-    "seq2seq": (("tf1mem.compat.contrib_seq2seq",),
-                "tf1mem's re-implementation of tf.contrib.seq2seq (decoders, helpers, loss)"),
+    "seq2seq": (("tf1mem.compat.contrib_seq2seq", _seq2seq_attention),
+                "tf1mem's re-implementation of tf.contrib.seq2seq (decoders, helpers, loss, "
+                "BahdanauAttention, LuongAttention, AttentionWrapper, BeamSearchDecoder, "
+                "gather_tree)"),
     "legacy_seq2seq": ((_legacy_seq2seq,),
                        "tf1mem's re-implementation of tf.contrib.legacy_seq2seq"),
     "predictor": (("tf1mem.compat.estimator.predictor",),
@@ -176,14 +187,11 @@ REMOVED_SYMBOLS = {
     "layers.real_valued_column": "tf.keras preprocessing layers",
     "layers.sparse_column_with_hash_bucket": "tf.keras.layers.Hashing",
     "training.HParams": "a dict, absl flags or keras_tuner",
-    "seq2seq.AttentionWrapper": "tensorflow_addons.seq2seq.AttentionWrapper, or Keras "
-                                "attention layers",
-    "seq2seq.BahdanauAttention": "tensorflow_addons.seq2seq.BahdanauAttention",
-    "seq2seq.LuongAttention": "tensorflow_addons.seq2seq.LuongAttention",
-    "seq2seq.BeamSearchDecoder": "tensorflow_addons.seq2seq.BeamSearchDecoder",
     "legacy_seq2seq.embedding_rnn_seq2seq": "tf.contrib.seq2seq.BasicDecoder over "
                                             "tf.nn.embedding_lookup inputs",
-    "legacy_seq2seq.embedding_attention_seq2seq": "tensorflow_addons.seq2seq attention",
+    "legacy_seq2seq.embedding_attention_seq2seq": "tf.contrib.seq2seq.AttentionWrapper "
+                                                  "with BasicDecoder (tf1mem provides "
+                                                  "them)",
     "estimator.replicate_model_fn": "tf.distribute.MirroredStrategy with tf.keras (on one "
                                     "device, the model_fn itself)",
     "estimator.TowerOptimizer": "tf.distribute.MirroredStrategy with tf.keras",

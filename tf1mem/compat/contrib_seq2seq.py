@@ -14,7 +14,9 @@ Guarantees: TF1's graph structure and names (the decoder runs in variable scope
 shapes and dtypes (``sample_id`` int32, outputs batch-major unless
 ``output_time_major``), TF1's loss normalisations (weights sum plus 1e-12), so a
 script gives TF 1.15.5's numbers (the corpus ``seq2seq_toy.py`` checks it).
-The attention wrappers and the beam-search decoder are not provided. TensorFlow
+The attention mechanisms and wrapper (``contrib_impl/seq2seq_attention.py``) and the
+beam-search decoder (``contrib_impl/seq2seq_beam_search.py``) are served beside these
+as ``tf.contrib.seq2seq``. TensorFlow
 is imported only when a function runs.
 """
 
