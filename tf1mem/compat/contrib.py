@@ -57,13 +57,16 @@ def _attr(path):
 # tf.contrib.X -> where its symbols come from, first match wins. A source is a
 # module name (str) or a zero-argument callable returning a module or a dict.
 def _rnn_extras():
+    from tf1mem.compat.contrib_impl import rnn
+
     v1 = _v1()
-    return {
+    table = {
         "static_rnn": v1.nn.static_rnn,
         "static_bidirectional_rnn": v1.nn.static_bidirectional_rnn,
         "static_state_saving_rnn": v1.nn.static_state_saving_rnn,
-        "stack_bidirectional_dynamic_rnn": None,
     }
+    table.update(rnn.symbols())
+    return table
 
 
 def _framework_extras():
@@ -119,7 +122,10 @@ CONTRIB_MODULES = {
     "slim": ("tf_slim", "tf-slim, the maintained home of tf.contrib.slim"),
     "layers": ((_layers_extras, "tf_slim"), "tf-slim's layers, initializers, regularizers"),
     "framework": ((_framework_extras, "tf_slim"), "tf-slim's variables/arg_scope and TF core"),
-    "rnn": ((_rnn_extras, _attr("nn.rnn_cell")), "tf.compat.v1.nn.rnn_cell and static_rnn"),
+    "rnn": ((_rnn_extras, _attr("nn.rnn_cell")),
+            "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
+            "stack_bidirectional_rnn, LayerNormBasicLSTMCell, LSTMBlockCell, GRUBlockCell "
+            "and GRUBlockCellV2"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),
@@ -177,16 +183,14 @@ REMOVED_TOP_LEVEL = {}
 
 # Per-symbol advice for names that a mapped contrib module no longer has.
 REMOVED_SYMBOLS = {
-    "rnn.LayerNormBasicLSTMCell": "tf.compat.v1.nn.rnn_cell.LSTMCell plus layer "
-                                  "normalisation, or tf.keras.layers.LSTMCell",
-    "rnn.LSTMBlockCell": "tf.compat.v1.nn.rnn_cell.LSTMCell (same maths, no fused kernel)",
-    "rnn.GRUBlockCell": "tf.compat.v1.nn.rnn_cell.GRUCell",
     "rnn.AttentionCellWrapper": "Keras attention layers",
-    "rnn.stack_bidirectional_dynamic_rnn": "stack tf.compat.v1.nn.bidirectional_dynamic_rnn "
-                                           "calls, one per layer",
     "layers.real_valued_column": "tf.keras preprocessing layers",
     "layers.sparse_column_with_hash_bucket": "tf.keras.layers.Hashing",
     "training.HParams": "a dict, absl flags or keras_tuner",
+    "seq2seq.BahdanauMonotonicAttention": "tf.contrib.seq2seq.BahdanauAttention (tf1mem "
+                                          "provides it; the monotonic variants it does not)",
+    "seq2seq.LuongMonotonicAttention": "tf.contrib.seq2seq.LuongAttention (tf1mem provides "
+                                       "it; the monotonic variants it does not)",
     "legacy_seq2seq.embedding_rnn_seq2seq": "tf.contrib.seq2seq.BasicDecoder over "
                                             "tf.nn.embedding_lookup inputs",
     "legacy_seq2seq.embedding_attention_seq2seq": "tf.contrib.seq2seq.AttentionWrapper "

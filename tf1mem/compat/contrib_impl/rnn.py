@@ -1,0 +1,304 @@
+"""``tf.contrib.rnn``'s pieces with no TF 2 home: stacked bidirectional RNNs and the
+layer-normalised LSTM cell.
+
+Owns ``stack_bidirectional_dynamic_rnn`` and ``stack_bidirectional_rnn`` (each layer a
+bidirectional RNN over the previous layer's concatenated outputs, in variable scopes
+``stack_bidirectional_rnn/cell_<i>``) and ``LayerNormBasicLSTMCell`` (an LSTM whose four
+gate pre-activations and new cell state are layer-normalised, ``gamma``/``beta`` under
+``input``, ``transform``, ``forget``, ``output``, ``state``; recurrent dropout on the
+candidate), and the fused-kernel cells ``LSTMBlockCell``, ``GRUBlockCell`` and
+``GRUBlockCellV2`` written in plain ops (TF 2.21 still has their kernels but no
+gradients for them; the maths are LSTMCell's and GRUCell's). Guarantees TF 1.15's
+variable names, argument checks and values (corpus ``contrib_rnn_extras.py``). The cell subclasses TF's v1 RNNCell, so it is built on first
+use; TensorFlow is not imported before.
+"""
+
+__all__ = ["LayerNormBasicLSTMCell", "LSTMBlockCell", "GRUBlockCell", "GRUBlockCellV2",
+           "stack_bidirectional_dynamic_rnn",
+           "stack_bidirectional_rnn", "symbols"]
+
+_CLASSES = None
+
+
+def _tf():
+    import tensorflow as tf
+
+    return tf.compat.v1
+
+
+def _check_stack(cells_fw, cells_bw, initial_states_fw, initial_states_bw):
+    if not cells_fw:
+        raise ValueError("Must specify at least one fw cell for BidirectionalRNN.")
+    if not cells_bw:
+        raise ValueError("Must specify at least one bw cell for BidirectionalRNN.")
+    if not isinstance(cells_fw, list):
+        raise ValueError("cells_fw must be a list of RNNCells (one per layer).")
+    if not isinstance(cells_bw, list):
+        raise ValueError("cells_bw must be a list of RNNCells (one per layer).")
+    if len(cells_fw) != len(cells_bw):
+        raise ValueError("Forward and Backward cells must have the same depth.")
+    for what, states in (("initial_states_fw", initial_states_fw),
+                         ("initial_states_bw", initial_states_bw)):
+        if states is not None and (not isinstance(states, list)
+                                   or len(states) != len(cells_fw)):
+            raise ValueError(f"{what} must be a list of state tensors (one per layer).")
+
+
+def _layers(cells_fw, cells_bw, initial_states_fw, initial_states_bw):
+    for i, (cell_fw, cell_bw) in enumerate(zip(cells_fw, cells_bw)):
+        yield (i, cell_fw, cell_bw, initial_states_fw[i] if initial_states_fw else None,
+               initial_states_bw[i] if initial_states_bw else None)
+
+
+def stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
+                                    initial_states_bw=None, dtype=None,
+                                    sequence_length=None, parallel_iterations=None,
+                                    time_major=False, scope=None, swap_memory=False):
+    """Bidirectional ``dynamic_rnn`` layers, each over the last one's outputs.
+
+    Returns:
+      ``(outputs, output_states_fw, output_states_bw)``: the last layer's outputs
+      (forward and backward concatenated on the last axis) and each layer's final
+      states, as tuples.
+    """
+    tf = _tf()
+    _check_stack(cells_fw, cells_bw, initial_states_fw, initial_states_bw)
+    states_fw, states_bw = [], []
+    layer = inputs
+    with tf.variable_scope(scope or "stack_bidirectional_rnn"):
+        for i, cell_fw, cell_bw, state_fw, state_bw in _layers(
+                cells_fw, cells_bw, initial_states_fw, initial_states_bw):
+            with tf.variable_scope("cell_%d" % i):
+                outputs, (state_fw, state_bw) = tf.nn.bidirectional_dynamic_rnn(
+                    cell_fw, cell_bw, layer, initial_state_fw=state_fw,
+                    initial_state_bw=state_bw, sequence_length=sequence_length,
+                    parallel_iterations=parallel_iterations, dtype=dtype,
+                    swap_memory=swap_memory, time_major=time_major)
+                layer = tf.concat(outputs, 2)
+            states_fw.append(state_fw)
+            states_bw.append(state_bw)
+    return layer, tuple(states_fw), tuple(states_bw)
+
+
+def stack_bidirectional_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
+                            initial_states_bw=None, dtype=None, sequence_length=None,
+                            scope=None):
+    """Bidirectional ``static_rnn`` layers over a list of ``[batch, depth]`` inputs.
+
+    Returns:
+      ``(outputs, output_states_fw, output_states_bw)``: the last layer's list of
+      outputs and each layer's final states, as tuples.
+    """
+    tf = _tf()
+    _check_stack(cells_fw, cells_bw, initial_states_fw, initial_states_bw)
+    states_fw, states_bw = [], []
+    layer = inputs
+    with tf.variable_scope(scope or "stack_bidirectional_rnn"):
+        for i, cell_fw, cell_bw, state_fw, state_bw in _layers(
+                cells_fw, cells_bw, initial_states_fw, initial_states_bw):
+            with tf.variable_scope("cell_%d" % i) as cell_scope:
+                layer, state_fw, state_bw = tf.nn.static_bidirectional_rnn(
+                    cell_fw, cell_bw, layer, initial_state_fw=state_fw,
+                    initial_state_bw=state_bw, sequence_length=sequence_length,
+                    dtype=dtype, scope=cell_scope)
+            states_fw.append(state_fw)
+            states_bw.append(state_bw)
+    return layer, tuple(states_fw), tuple(states_bw)
+
+
+def _classes():
+    global _CLASSES
+    if _CLASSES is not None:
+        return _CLASSES
+    tf = _tf()
+
+    class LayerNormBasicLSTMCell(tf.nn.rnn_cell.RNNCell):
+        """An LSTM cell with layer normalisation and recurrent dropout (TF 1.15's).
+
+        Args:
+          num_units: the cell's size.
+          forget_bias: added to the forget gate.
+          input_size: ignored (deprecated in TF1 already; a warning says so).
+          activation: of the candidate and the output.
+          layer_norm: False turns the normalisation off (the kernel gains a bias).
+          norm_gain, norm_shift: the initial gamma and beta.
+          dropout_keep_prob: keep probability of the candidate (a float or a tensor).
+          dropout_prob_seed: the dropout's seed.
+          reuse: reuse the variables of an existing scope.
+        """
+
+        def __init__(self, num_units, forget_bias=1.0, input_size=None,
+                     activation=tf.tanh, layer_norm=True, norm_gain=1.0, norm_shift=0.0,
+                     dropout_keep_prob=1.0, dropout_prob_seed=None, reuse=None):
+            super().__init__(_reuse=reuse)
+            if input_size is not None:
+                tf.logging.warn("%s: The input_size parameter is deprecated.", self)
+            self._num_units = num_units
+            self._activation = activation
+            self._forget_bias = forget_bias
+            self._keep_prob = dropout_keep_prob
+            self._seed = dropout_prob_seed
+            self._layer_norm = layer_norm
+            self._norm_gain = norm_gain
+            self._norm_shift = norm_shift
+
+        @property
+        def state_size(self):
+            return tf.nn.rnn_cell.LSTMStateTuple(self._num_units, self._num_units)
+
+        @property
+        def output_size(self):
+            return self._num_units
+
+        def _norm(self, inp, scope, dtype):
+            shape = inp.get_shape()[-1:]
+            with tf.variable_scope(scope):
+                gamma = tf.get_variable("gamma", shape=shape, dtype=dtype,
+                                        initializer=tf.constant_initializer(self._norm_gain))
+                beta = tf.get_variable("beta", shape=shape, dtype=dtype,
+                                       initializer=tf.constant_initializer(self._norm_shift))
+                mean, variance = tf.nn.moments(inp, [1], keep_dims=True)
+                return tf.nn.batch_normalization(inp, mean, variance, offset=beta,
+                                                 scale=gamma, variance_epsilon=1e-12)
+
+        def _linear(self, args):
+            out_size = 4 * self._num_units
+            weights = tf.get_variable("kernel", [args.get_shape()[-1], out_size],
+                                      dtype=args.dtype)
+            out = tf.matmul(args, weights)
+            if not self._layer_norm:
+                bias = tf.get_variable("bias", [out_size], dtype=args.dtype)
+                out = tf.nn.bias_add(out, bias)
+            return out
+
+        def call(self, inputs, state):
+            c, h = state
+            args = tf.concat([inputs, h], 1)
+            dtype = args.dtype
+            i, j, f, o = tf.split(value=self._linear(args), num_or_size_splits=4, axis=1)
+            if self._layer_norm:
+                i = self._norm(i, "input", dtype)
+                j = self._norm(j, "transform", dtype)
+                f = self._norm(f, "forget", dtype)
+                o = self._norm(o, "output", dtype)
+            g = self._activation(j)
+            if not isinstance(self._keep_prob, float) or self._keep_prob < 1:
+                g = tf.nn.dropout(g, keep_prob=self._keep_prob, seed=self._seed)
+            new_c = c * tf.sigmoid(f + self._forget_bias) + tf.sigmoid(i) * g
+            if self._layer_norm:
+                new_c = self._norm(new_c, "state", dtype)
+            new_h = self._activation(new_c) * tf.sigmoid(o)
+            return new_h, tf.nn.rnn_cell.LSTMStateTuple(new_c, new_h)
+
+    class LSTMBlockCell(tf.nn.rnn_cell.RNNCell):
+        """TF1's fused-kernel LSTM cell, in plain ops: LSTMCell's maths and variable
+        names (``lstm_cell/kernel``, ``bias``, ``w_i_diag``/``w_f_diag``/``w_o_diag``
+        with ``use_peephole``); ``cell_clip`` clips the cell state."""
+
+        def __init__(self, num_units, forget_bias=1.0, cell_clip=None, use_peephole=False,
+                     dtype=None, reuse=None, name="lstm_cell"):
+            super().__init__(_reuse=reuse, dtype=dtype, name=name)
+            self._num_units = num_units
+            self._forget_bias = forget_bias
+            self._use_peephole = use_peephole
+            self._cell_clip = cell_clip if cell_clip is not None else -1
+
+        state_size = property(lambda self: tf.nn.rnn_cell.LSTMStateTuple(self._num_units,
+                                                                         self._num_units))
+        output_size = property(lambda self: self._num_units)
+
+        def build(self, inputs_shape):
+            input_size = tf.compat.dimension_value(inputs_shape[1])
+            if not input_size:
+                raise ValueError(f"Expecting inputs_shape[1] to be set: {inputs_shape}")
+            self._kernel = self.add_variable(
+                "kernel", [input_size + self._num_units, self._num_units * 4])
+            self._bias = self.add_variable("bias", [self._num_units * 4],
+                                           initializer=tf.constant_initializer(0.0))
+            if self._use_peephole:
+                self._diag = [self.add_variable(n, [self._num_units])
+                              for n in ("w_i_diag", "w_f_diag", "w_o_diag")]
+            self.built = True
+
+        def call(self, inputs, state):
+            if len(state) != 2:
+                raise ValueError("Expecting state to be a tuple with length 2.")
+            cs_prev, h_prev = state
+            gates = tf.matmul(tf.concat([inputs, h_prev], 1), self._kernel) + self._bias
+            i, ci, f, o = tf.split(gates, 4, axis=1)
+            if self._use_peephole:
+                wci, wcf, wco = self._diag
+                i, f = i + cs_prev * wci, f + cs_prev * wcf
+            cs = tf.tanh(ci) * tf.sigmoid(i) + cs_prev * tf.sigmoid(f + self._forget_bias)
+            if self._cell_clip > 0:
+                cs = tf.clip_by_value(cs, -self._cell_clip, self._cell_clip)
+            if self._use_peephole:
+                o = o + cs * wco
+            h = tf.tanh(cs) * tf.sigmoid(o)
+            return h, tf.nn.rnn_cell.LSTMStateTuple(cs, h)
+
+    class GRUBlockCell(tf.nn.rnn_cell.RNNCell):
+        """TF1's fused-kernel GRU cell, in plain ops: GRUCell's maths with the block
+        cell's variable names (``gru_cell/w_ru``, ``b_ru`` (ones), ``w_c``, ``b_c``)."""
+
+        _NAMES = ("w_ru", "b_ru", "w_c", "b_c")
+
+        def __init__(self, num_units=None, cell_size=None, reuse=None, name="gru_cell"):
+            super().__init__(_reuse=reuse, name=name)
+            if (cell_size is None) == (num_units is None):
+                raise ValueError("Exactly one of num_units or cell_size must be provided.")
+            self._cell_size = num_units if num_units is not None else cell_size
+
+        state_size = property(lambda self: self._cell_size)
+        output_size = property(lambda self: self._cell_size)
+
+        def build(self, input_shape):
+            input_size = tf.compat.dimension_value(input_shape[1])
+            if input_size is None:
+                raise ValueError("Expecting input_size to be set.")
+            w_ru, b_ru, w_c, b_c = self._NAMES
+            size = self._cell_size
+            self._gate_kernel = self.add_variable(w_ru, [input_size + size, size * 2])
+            self._gate_bias = self.add_variable(b_ru, [size * 2],
+                                                initializer=tf.constant_initializer(1.0))
+            self._candidate_kernel = self.add_variable(w_c, [input_size + size, size])
+            self._candidate_bias = self.add_variable(b_c, [size],
+                                                     initializer=tf.constant_initializer(0.0))
+            self.built = True
+
+        def call(self, inputs, h_prev):
+            cell_size = h_prev.get_shape().with_rank(2)[1]
+            if cell_size != self._cell_size:
+                raise ValueError(f"Shape of h_prev[1] incorrect: cell_size "
+                                 f"{self._cell_size} vs {cell_size}")
+            ru = tf.sigmoid(tf.matmul(tf.concat([inputs, h_prev], 1), self._gate_kernel)
+                            + self._gate_bias)
+            r, u = tf.split(ru, 2, axis=1)
+            c = tf.tanh(tf.matmul(tf.concat([inputs, r * h_prev], 1), self._candidate_kernel)
+                        + self._candidate_bias)
+            new_h = u * h_prev + (1 - u) * c
+            return new_h, new_h
+
+    class GRUBlockCellV2(GRUBlockCell):
+        """GRUBlockCell with GRUCell's variable names (``gates/kernel``, ...)."""
+
+        _NAMES = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
+
+    _CLASSES = {"LayerNormBasicLSTMCell": LayerNormBasicLSTMCell,
+                "LSTMBlockCell": LSTMBlockCell, "GRUBlockCell": GRUBlockCell,
+                "GRUBlockCellV2": GRUBlockCellV2}
+    return _CLASSES
+
+
+def symbols():
+    """The names tf.contrib.rnn gains from this module (the cell built on first use)."""
+    table = dict(_classes())
+    table.update(stack_bidirectional_dynamic_rnn=stack_bidirectional_dynamic_rnn,
+                 stack_bidirectional_rnn=stack_bidirectional_rnn)
+    return table
+
+
+def __getattr__(name):
+    if name in ("LayerNormBasicLSTMCell", "LSTMBlockCell", "GRUBlockCell", "GRUBlockCellV2"):
+        return _classes()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
