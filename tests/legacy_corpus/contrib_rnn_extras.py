@@ -3,7 +3,8 @@ models used them: stack_bidirectional_dynamic_rnn over two layers (LSTM and GRU 
 sequence_length, a given initial state), stack_bidirectional_rnn over a list of steps,
 LayerNormBasicLSTMCell in dynamic_rnn (with and without layer_norm, norm_gain) and in a
 MultiRNNCell, the fused-kernel cells LSTMBlockCell (peepholes, cell_clip), GRUBlockCell and
-GRUBlockCellV2, and gradient steps through them; TF1's variable names, shapes and values from a fixed initialiser; the
+GRUBlockCellV2, OutputProjectionWrapper (the Hands-On Machine Learning time-series
+form), InputProjectionWrapper and EmbeddingWrapper, and gradient steps through them; TF1's variable names, shapes and values from a fixed initialiser; the
 argument errors."""
 import numpy as np
 import tensorflow as tf
@@ -72,7 +73,24 @@ with tf.variable_scope('model', initializer=init):
     gru2_out, _ = tf.nn.dynamic_rnn(tf.contrib.rnn.GRUBlockCellV2(cell_size=2), inputs,
                                     dtype=tf.float32, scope='gru_block_v2')
     fetch['gru block v2:'] = gru2_out
-    loss = (tf.reduce_sum(tf.square(block_out)) + tf.reduce_sum(tf.square(gru_out))
+    projected = tf.contrib.rnn.OutputProjectionWrapper(tf.contrib.rnn.BasicRNNCell(4),
+                                                       output_size=1)
+    projected_out, _ = tf.nn.dynamic_rnn(projected, inputs, dtype=tf.float32,
+                                         scope='projected')
+    fetch['output projection:'] = projected_out
+    fed = tf.contrib.rnn.InputProjectionWrapper(tf.nn.rnn_cell.GRUCell(2), num_proj=3,
+                                                activation=tf.tanh)
+    fed_out, _ = tf.nn.dynamic_rnn(fed, inputs, dtype=tf.float32, scope='input_projected')
+    fetch['input projection:'] = fed_out
+    words = tf.constant([[1, 4, 2], [3, 0, 0]])
+    embedded_cell = tf.contrib.rnn.EmbeddingWrapper(tf.nn.rnn_cell.BasicLSTMCell(2),
+                                                    embedding_classes=5, embedding_size=3)
+    embedded_out, _ = tf.nn.static_rnn(embedded_cell, tf.unstack(words, axis=1),
+                                       dtype=tf.float32, scope='embedded')
+    fetch['embedding wrapper last:'] = embedded_out[-1]
+    print('wrapper sizes:', projected.output_size, projected.state_size, fed.output_size,
+          embedded_cell.output_size)
+    loss = (tf.reduce_sum(tf.square(projected_out)) + tf.reduce_sum(tf.square(block_out)) + tf.reduce_sum(tf.square(gru_out))
             + tf.reduce_sum(tf.square(ln_out)))
     train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
 
@@ -92,6 +110,12 @@ for args in (([], [tf.nn.rnn_cell.GRUCell(2)]),
     try:
         tf.contrib.rnn.stack_bidirectional_dynamic_rnn(args[0], args[1], inputs,
                                                        dtype=tf.float32)
+    except ValueError as e:
+        print('error:', e)
+for make in (lambda: tf.contrib.rnn.OutputProjectionWrapper(tf.nn.rnn_cell.GRUCell(2), 0),
+             lambda: tf.contrib.rnn.EmbeddingWrapper(tf.nn.rnn_cell.GRUCell(2), 0, 3)):
+    try:
+        make()
     except ValueError as e:
         print('error:', e)
 try:

@@ -124,8 +124,9 @@ CONTRIB_MODULES = {
     "framework": ((_framework_extras, "tf_slim"), "tf-slim's variables/arg_scope and TF core"),
     "rnn": ((_rnn_extras, _attr("nn.rnn_cell")),
             "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
-            "stack_bidirectional_rnn, LayerNormBasicLSTMCell, LSTMBlockCell, GRUBlockCell "
-            "and GRUBlockCellV2"),
+            "stack_bidirectional_rnn, LayerNormBasicLSTMCell, LSTMBlockCell, GRUBlockCell, "
+            "GRUBlockCellV2, OutputProjectionWrapper, InputProjectionWrapper and "
+            "EmbeddingWrapper"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),
@@ -328,6 +329,12 @@ def _estimator_symbols():
     return table
 
 
+def _lookup_symbols():
+    from tf1mem.compat.contrib_impl import lookup
+
+    return lookup.symbols()
+
+
 def _cudnn_extras():
     from tf1mem.compat.contrib_impl import cudnn_rnn
 
@@ -347,8 +354,9 @@ CONTRIB_MODULES.update({
                 "tf.compat.v1.sets, tf1mem's accuracy"),
     "training": ((_training_extras, "tf_slim.training.training"),
                  "tf1mem's HParams; create_train_op and friends from tf-slim"),
-    "lookup": (("tensorflow.python.ops.lookup_ops",),
-               "TF's v1 lookup tables (HashTable, index_table_from_file, ...)"),
+    "lookup": ((_lookup_symbols, "tensorflow.python.ops.lookup_ops"),
+               "TF's v1 lookup tables (HashTable, index_table_from_file, ...); tf1mem's "
+               "contrib signatures (mapping=) and string_to_index / index_to_string"),
     "signal": ((_attr("signal"),), "tf.compat.v1.signal"),
     "cudnn_rnn": ((_cudnn_extras,),
                   "CudnnCompatibleLSTMCell as the equal tf.compat.v1.nn.rnn_cell.LSTMCell"),

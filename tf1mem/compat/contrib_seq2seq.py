@@ -2,9 +2,9 @@
 
 This module owns our implementation of the subset that seq2seq scripts of that time
 used: the decoder loop ``dynamic_decode``, ``BasicDecoder`` / ``BasicDecoderOutput``,
-the helpers ``TrainingHelper``, ``GreedyEmbeddingHelper``, ``SampleEmbeddingHelper``
-and ``InferenceHelper`` (with the ``Helper`` and ``Decoder`` bases for user
-subclasses), ``sequence_loss`` and ``tile_batch``; and, in :data:`LEGACY` (served as
+the helpers ``TrainingHelper``, ``GreedyEmbeddingHelper``, ``SampleEmbeddingHelper``,
+``InferenceHelper`` and ``CustomHelper`` (with the ``Helper`` and ``Decoder`` bases for
+user subclasses), ``sequence_loss`` and ``tile_batch``; and, in :data:`LEGACY` (served as
 ``tf.contrib.legacy_seq2seq``), the static-graph functions ``rnn_decoder``,
 ``basic_rnn_seq2seq``, ``tied_rnn_seq2seq``, ``sequence_loss_by_example`` and
 ``sequence_loss``.
@@ -29,7 +29,8 @@ from tf1mem._tf import v1 as _v1
 
 __all__ = [
     "Helper", "TrainingHelper", "GreedyEmbeddingHelper", "SampleEmbeddingHelper",
-    "InferenceHelper", "Decoder", "BasicDecoder", "BasicDecoderOutput", "dynamic_decode",
+    "InferenceHelper", "CustomHelper", "Decoder", "BasicDecoder", "BasicDecoderOutput",
+    "dynamic_decode",
     "sequence_loss", "tile_batch", "LEGACY",
 ]
 
@@ -222,6 +223,63 @@ class SampleEmbeddingHelper(GreedyEmbeddingHelper):
         logits = outputs if self._softmax_temperature is None \
             else outputs / self._softmax_temperature
         return tf.cast(tf.reshape(tf.multinomial(logits, 1, seed=self._seed), [-1]), tf.int32)
+
+
+class CustomHelper(Helper):
+    """A helper made of the user's three functions (TF1's ``seq2seq.CustomHelper``).
+
+    Args:
+      initialize_fn: ``() -> (finished, next_inputs)`` for the first step.
+      sample_fn: ``(time, outputs, state) -> sample_ids``.
+      next_inputs_fn: ``(time, outputs, state, sample_ids) -> (finished, next_inputs,
+        next_state)``.
+      sample_ids_shape, sample_ids_dtype: of each sample (a scalar int32 by default).
+    """
+
+    def __init__(self, initialize_fn, sample_fn, next_inputs_fn, sample_ids_shape=None,
+                 sample_ids_dtype=None):
+        tf = _v1()
+        self._initialize_fn = initialize_fn
+        self._sample_fn = sample_fn
+        self._next_inputs_fn = next_inputs_fn
+        self._batch_size = None
+        self._sample_ids_shape = tf.TensorShape(sample_ids_shape or [])
+        self._sample_ids_dtype = sample_ids_dtype or tf.int32
+
+    @property
+    def batch_size(self):
+        """The size of ``finished`` from ``initialize`` (ValueError before it ran)."""
+        if self._batch_size is None:
+            raise ValueError("batch_size accessed before initialize was called")
+        return self._batch_size
+
+    @property
+    def sample_ids_shape(self):
+        return self._sample_ids_shape
+
+    @property
+    def sample_ids_dtype(self):
+        return self._sample_ids_dtype
+
+    def initialize(self, name=None):
+        tf = _v1()
+        with tf.name_scope(name, "%sInitialize" % type(self).__name__):
+            finished, next_inputs = self._initialize_fn()
+            if self._batch_size is None:
+                self._batch_size = tf.size(finished)
+        return finished, next_inputs
+
+    def sample(self, time, outputs, state, name=None):
+        tf = _v1()
+        with tf.name_scope(name, "%sSample" % type(self).__name__, (time, outputs, state)):
+            return self._sample_fn(time=time, outputs=outputs, state=state)
+
+    def next_inputs(self, time, outputs, state, sample_ids, name=None):
+        tf = _v1()
+        with tf.name_scope(name, "%sNextInputs" % type(self).__name__,
+                           (time, outputs, state)):
+            return self._next_inputs_fn(time=time, outputs=outputs, state=state,
+                                        sample_ids=sample_ids)
 
 
 class InferenceHelper(Helper):

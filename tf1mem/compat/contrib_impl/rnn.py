@@ -1,20 +1,25 @@
-"""``tf.contrib.rnn``'s pieces with no TF 2 home: stacked bidirectional RNNs and the
-layer-normalised LSTM cell.
+"""``tf.contrib.rnn``'s pieces with no TF 2 home: stacked bidirectional RNNs, the
+layer-normalised LSTM, the projection and embedding wrappers, the fused-kernel cells.
 
 Owns ``stack_bidirectional_dynamic_rnn`` and ``stack_bidirectional_rnn`` (each layer a
 bidirectional RNN over the previous layer's concatenated outputs, in variable scopes
-``stack_bidirectional_rnn/cell_<i>``) and ``LayerNormBasicLSTMCell`` (an LSTM whose four
+``stack_bidirectional_rnn/cell_<i>``); ``LayerNormBasicLSTMCell`` (an LSTM whose four
 gate pre-activations and new cell state are layer-normalised, ``gamma``/``beta`` under
 ``input``, ``transform``, ``forget``, ``output``, ``state``; recurrent dropout on the
-candidate), and the fused-kernel cells ``LSTMBlockCell``, ``GRUBlockCell`` and
-``GRUBlockCellV2`` written in plain ops (TF 2.21 still has their kernels but no
-gradients for them; the maths are LSTMCell's and GRUCell's). Guarantees TF 1.15's
-variable names, argument checks and values (corpus ``contrib_rnn_extras.py``). The cell subclasses TF's v1 RNNCell, so it is built on first
-use; TensorFlow is not imported before.
+candidate); ``OutputProjectionWrapper``, ``InputProjectionWrapper`` and
+``EmbeddingWrapper`` (TF 1.0's core cells, in tf.contrib.rnn from 1.1); and
+``LSTMBlockCell``, ``GRUBlockCell``, ``GRUBlockCellV2`` written in plain ops (TF 2.21
+keeps their kernels but registers no gradient for them; the maths are LSTMCell's and
+GRUCell's). Guarantees TF 1.15's variable names, argument checks and values, training
+included (corpus ``contrib_rnn_extras.py``). The cells subclass TF's v1 RNNCell, so
+they are built on first use; TensorFlow is not imported before.
 """
 
-__all__ = ["LayerNormBasicLSTMCell", "LSTMBlockCell", "GRUBlockCell", "GRUBlockCellV2",
-           "stack_bidirectional_dynamic_rnn",
+import math
+
+_CLASS_NAMES = ("LayerNormBasicLSTMCell", "LSTMBlockCell", "GRUBlockCell", "GRUBlockCellV2",
+                "OutputProjectionWrapper", "InputProjectionWrapper", "EmbeddingWrapper")
+__all__ = [*_CLASS_NAMES, "stack_bidirectional_dynamic_rnn",
            "stack_bidirectional_rnn", "symbols"]
 
 _CLASSES = None
@@ -284,7 +289,108 @@ def _classes():
 
         _NAMES = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
 
+    def check_cell(cell):
+        if not (hasattr(cell, "output_size") and hasattr(cell, "state_size")
+                and callable(cell)):
+            raise TypeError(f"The argument 'cell' ({cell}) is not an RNNCell: 'output_size' "
+                            f"property is missing, 'state_size' property is missing, or "
+                            f"it is not callable.")
+
+    def linear(inputs, output_size):
+        """TF1's core_rnn_cell linear map: ``kernel`` (the scope's initializer) and a
+        zero ``bias``, in the current variable scope."""
+        size = tf.compat.dimension_value(inputs.shape[1])
+        if inputs.shape.ndims != 2:
+            raise ValueError(f"linear is expecting 2D arguments: {[inputs.shape]}")
+        if size is None:
+            raise ValueError(f"linear expects shape[1] to be provided for shape "
+                             f"{inputs.shape}, but saw {size}")
+        kernel = tf.get_variable("kernel", [size, output_size], dtype=inputs.dtype)
+        bias = tf.get_variable("bias", [output_size], dtype=inputs.dtype,
+                               initializer=tf.constant_initializer(0.0, dtype=inputs.dtype))
+        return tf.nn.bias_add(tf.matmul(inputs, kernel), bias)
+
+    class _Wrapper(tf.nn.rnn_cell.RNNCell):
+        """A cell around ``cell``: its state, and its zero state in TF1's name scope."""
+
+        def __init__(self, cell, reuse=None):
+            super().__init__(_reuse=reuse)
+            check_cell(cell)
+            self._cell = cell
+
+        state_size = property(lambda self: self._cell.state_size)
+        output_size = property(lambda self: self._cell.output_size)
+
+        def zero_state(self, batch_size, dtype):
+            with tf.name_scope(type(self).__name__ + "ZeroState", values=[batch_size]):
+                return self._cell.zero_state(batch_size, dtype)
+
+    class OutputProjectionWrapper(_Wrapper):
+        """``cell`` whose outputs go through a linear map to ``output_size`` (and
+        ``activation``); variables ``kernel``/``bias`` beside the cell's."""
+
+        def __init__(self, cell, output_size, activation=None, reuse=None):
+            super().__init__(cell, reuse)
+            if output_size < 1:
+                raise ValueError(f"Parameter output_size must be > 0: {output_size}.")
+            self._output_size = output_size
+            self._activation = activation
+
+        output_size = property(lambda self: self._output_size)
+
+        def call(self, inputs, state):
+            output, new_state = self._cell(inputs, state)
+            projected = linear(output, self._output_size)
+            if self._activation:
+                projected = self._activation(projected)
+            return projected, new_state
+
+    class InputProjectionWrapper(_Wrapper):
+        """``cell`` fed a linear map of its inputs to ``num_proj`` (and ``activation``)."""
+
+        def __init__(self, cell, num_proj, activation=None, input_size=None, reuse=None):
+            super().__init__(cell, reuse)
+            if input_size is not None:
+                tf.logging.warn("%s: The input_size parameter is deprecated.", self)
+            self._num_proj = num_proj
+            self._activation = activation
+
+        def call(self, inputs, state):
+            projected = linear(inputs, self._num_proj)
+            if self._activation:
+                projected = self._activation(projected)
+            return self._cell(projected, state)
+
+    class EmbeddingWrapper(_Wrapper):
+        """``cell`` fed the embeddings of integer inputs (``embedding``
+        ``[embedding_classes, embedding_size]``, on the CPU; uniform in +-sqrt(3) unless
+        an initializer or the scope's says otherwise)."""
+
+        def __init__(self, cell, embedding_classes, embedding_size, initializer=None,
+                     reuse=None):
+            super().__init__(cell, reuse)
+            if embedding_classes <= 0 or embedding_size <= 0:
+                raise ValueError(f"Both embedding_classes and embedding_size must be > 0: "
+                                 f"{embedding_classes}, {embedding_size}.")
+            self._embedding_classes = embedding_classes
+            self._embedding_size = embedding_size
+            self._initializer = initializer
+
+        def call(self, inputs, state):
+            with tf.device("/cpu:0"):
+                initializer = (self._initializer or tf.get_variable_scope().initializer
+                               or tf.random_uniform_initializer(-math.sqrt(3), math.sqrt(3)))
+                dtype = state[0].dtype if isinstance(state, tuple) else state.dtype
+                embedding = tf.get_variable(
+                    "embedding", [self._embedding_classes, self._embedding_size],
+                    initializer=initializer, dtype=dtype)
+                embedded = tf.nn.embedding_lookup(embedding, tf.reshape(inputs, [-1]))
+            return self._cell(embedded, state)
+
     _CLASSES = {"LayerNormBasicLSTMCell": LayerNormBasicLSTMCell,
+                "OutputProjectionWrapper": OutputProjectionWrapper,
+                "InputProjectionWrapper": InputProjectionWrapper,
+                "EmbeddingWrapper": EmbeddingWrapper,
                 "LSTMBlockCell": LSTMBlockCell, "GRUBlockCell": GRUBlockCell,
                 "GRUBlockCellV2": GRUBlockCellV2}
     return _CLASSES
@@ -299,6 +405,6 @@ def symbols():
 
 
 def __getattr__(name):
-    if name in ("LayerNormBasicLSTMCell", "LSTMBlockCell", "GRUBlockCell", "GRUBlockCellV2"):
+    if name in _CLASS_NAMES:
         return _classes()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
