@@ -1091,4 +1091,20 @@ CASES = {
             'given shape/dtype: (2,) int64',
         ],
     ),
+    "contrib_framework_extras.py": dict(
+        args=[], exit_code=0,
+        # every line, exactly as TF 1.15.5 printed it
+        lines=[
+            'smart_constant_value: True None',
+            'get_name_scope: outer/inner',
+            'prepend: import/a/b:0 strip: a/b:0',
+            'assert_scalar: True',
+            'same float dtype: float32',
+            'mixed dtypes: ValueError',
+            'spec: [None, 2] float32 inputs',
+            'deprecated fn: 2 True',
+            'smart_cond: 6.0 9.0 4.0',
+            'orthogonal kernel: [3, 3, 4, 4] True',
+        ],
+    ),
 }

@@ -85,6 +85,40 @@ def _framework_extras():
         "list_variables": tf.train.list_variables,
         "init_from_checkpoint": v1.train.init_from_checkpoint,
         "convert_to_tensor_or_sparse_tensor": v1.convert_to_tensor_or_sparse_tensor,
+        **_framework_core_names(),
+    }
+
+
+def _framework_core_names():
+    """TF core objects TF 1.15's tf.contrib.framework re-exported (the same objects
+    there), still in TF 2.21 under these modules."""
+    import tensorflow as tf
+    from tensorflow.python.framework import ops, smart_cond, tensor_spec
+    from tensorflow.python.ops import check_ops, data_flow_ops, init_ops
+    from tensorflow.python.training import checkpoint_ops
+    from tensorflow.python.util import deprecation
+
+    return {
+        "TensorSpec": tensor_spec.TensorSpec,
+        "BoundedTensorSpec": tensor_spec.BoundedTensorSpec,
+        "RecordInput": data_flow_ops.RecordInput,
+        "assert_same_float_dtype": check_ops.assert_same_float_dtype,
+        "assert_scalar": check_ops.assert_scalar,
+        "convolutional_delta_orthogonal": init_ops.ConvolutionDeltaOrthogonal,
+        "convolutional_orthogonal_1d": init_ops.ConvolutionOrthogonal1D,
+        "convolutional_orthogonal_2d": init_ops.ConvolutionOrthogonal2D,
+        "convolutional_orthogonal_3d": init_ops.ConvolutionOrthogonal3D,
+        "deprecated": deprecation.deprecated,
+        "deprecated_args": deprecation.deprecated_args,
+        "deprecated_arg_values": deprecation.deprecated_arg_values,
+        "load_and_remap_matrix_initializer": checkpoint_ops._load_and_remap_matrix_initializer,
+        "load_embedding_initializer": checkpoint_ops._load_embedding_initializer,
+        "prepend_name_scope": ops.prepend_name_scope,
+        "strip_name_scope": ops.strip_name_scope,
+        "smart_cond": smart_cond.smart_cond,
+        "smart_case": smart_cond.smart_case,
+        "smart_constant_value": smart_cond.smart_constant_value,
+        "get_name_scope": tf.get_current_name_scope,
     }
 
 

@@ -28,6 +28,7 @@ __all__ = ["make_early_stopping_hook", "stop_if_higher_hook", "stop_if_lower_hoo
 
 _EVENT_FILES = "events.out.tfevents.*"
 _STOP_SCOPE = "signal_early_stopping"
+_HOOK_CLASSES = None
 
 
 def _v1():
@@ -81,6 +82,10 @@ def _stop_variable():
 
 
 def _hook_classes():
+    """The two hook classes, built once (they subclass TF's SessionRunHook)."""
+    global _HOOK_CLASSES
+    if _HOOK_CLASSES is not None:
+        return _HOOK_CLASSES
     v1 = _v1()
 
     class _StopOnPredicateHook(v1.train.SessionRunHook):
@@ -130,7 +135,8 @@ def _hook_classes():
                 _log("Early stopping requested, suspending run.")
                 run_context.request_stop()
 
-    return _StopOnPredicateHook, _CheckForStoppingHook
+    _HOOK_CLASSES = (_StopOnPredicateHook, _CheckForStoppingHook)
+    return _HOOK_CLASSES
 
 
 def make_early_stopping_hook(estimator, should_stop_fn, run_every_secs=60,
