@@ -369,6 +369,12 @@ def _lookup_symbols():
     return lookup.symbols()
 
 
+def _distributions_symbols():
+    from tf1mem.compat.contrib_impl import distributions
+
+    return distributions.symbols()
+
+
 def _cudnn_extras():
     from tf1mem.compat.contrib_impl import cudnn_rnn
 
@@ -392,6 +398,14 @@ CONTRIB_MODULES.update({
                "TF's v1 lookup tables (HashTable, index_table_from_file, ...); tf1mem's "
                "contrib signatures (mapping=) and string_to_index / index_to_string"),
     "signal": ((_attr("signal"),), "tf.compat.v1.signal"),
+    "distributions": ((_distributions_symbols, _attr("distributions")),
+                      "TF's v1 distributions (tf.compat.v1.distributions: Normal, Bernoulli, "
+                      "Categorical, Beta, Dirichlet, ..., kl_divergence); tf1mem's "
+                      "MultivariateNormalDiag / TriL / FullCovariance, OneHotCategorical, "
+                      "RelaxedOneHotCategorical, RelaxedBernoulli, Mixture, "
+                      "MixtureSameFamily, the ...WithSoftplus... variants and percentile "
+                      "(bijectors and the rarer distributions are not provided: "
+                      "TensorFlow Probability)"),
     "cudnn_rnn": ((_cudnn_extras,),
                   "CudnnCompatibleLSTMCell as the equal tf.compat.v1.nn.rnn_cell.LSTMCell"),
     "util": ((_util_extras,), "tf.make_tensor_proto, tf.make_ndarray, constant_value"),
@@ -504,6 +518,40 @@ REMOVED_SYMBOLS.update({
     "summary.create_db_writer": "tf.contrib.summary.create_file_writer (the SQLite "
                                 "writer left with TF 2)",
 })
+# TF 1.15's tf.contrib.distributions names tf1mem does not provide: TensorFlow Probability
+# has each (its samples and seeds differ from TF1's).
+REMOVED_SYMBOLS.update({f"distributions.{_name}": f"TensorFlow Probability: tfp.{_home}"
+                        for _name, _home in [
+    *((n, f"distributions.{n}") for n in (
+        "Autoregressive", "BatchReshape", "Binomial", "Cauchy", "Chi2", "Deterministic",
+        "Geometric", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy", "Logistic",
+        "MultivariateNormalDiagPlusLowRank", "NegativeBinomial", "Poisson",
+        "PoissonLogNormalQuadratureCompound", "QuantizedDistribution", "SinhArcsinh",
+        "TransformedDistribution", "VectorDeterministic", "VectorDiffeomixture",
+        "VectorExponentialDiag", "VectorLaplaceDiag", "VectorSinhArcsinhDiag",
+        "quadrature_scheme_lognormal_gauss_hermite", "quadrature_scheme_lognormal_quantiles",
+        "quadrature_scheme_softmaxnormal_gauss_hermite",
+        "quadrature_scheme_softmaxnormal_quantiles")),
+    ("Chi2WithAbsDf", "distributions.Chi2(tf.abs(df))"),
+    ("InverseGammaWithSoftplusConcentrationRate",
+     "distributions.InverseGamma(tf.nn.softplus(concentration), tf.nn.softplus(rate))"),
+    ("StudentTWithAbsDfSoftplusScale",
+     "distributions.StudentT(tf.floor(tf.abs(df)), loc, tf.nn.softplus(scale))"),
+    ("ConditionalDistribution", "distributions.Distribution"),
+    ("ConditionalTransformedDistribution", "distributions.TransformedDistribution"),
+    ("WishartCholesky", "distributions.WishartTriL"),
+    ("WishartFull", "distributions.WishartTriL (scale_tril=tf.linalg.cholesky(scale))"),
+    ("SeedStream", "util.SeedStream"),
+    ("bijectors", "bijectors"), ("bijector", "bijectors"),
+    ("auto_correlation", "stats.auto_correlation"),
+    ("assign_moving_mean_variance", "stats.assign_moving_mean_variance"),
+    ("assign_log_moving_mean_exp", "stats.assign_log_moving_mean_exp"),
+    ("moving_mean_variance", "stats.moving_mean_variance"),
+    ("normal_conjugates_known_scale_posterior",
+     "distributions.normal_conjugates_known_scale_posterior"),
+    ("normal_conjugates_known_scale_predictive",
+     "distributions.normal_conjugates_known_scale_predictive"),
+    ("estimator_head_distribution_regression", "layers with a tf.keras model")]})
 # Module paths below a provided tf.contrib module that TF1 code imported, -> the
 # tf.contrib module they are (the same module object): 2017 code wrote
 # ``from tensorflow.contrib.eager.python import tfe``. The paths between (here

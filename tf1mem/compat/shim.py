@@ -157,7 +157,8 @@ def _missing_module_error(fullname):
         name = parts[2]
         if name in contrib.CONTRIB_MODULES:
             return contrib.RemovedModuleError(contrib.removed_message(
-                "tf." + ".".join(parts[1:])), name=fullname)
+                "tf." + ".".join(parts[1:]),
+                contrib.REMOVED_SYMBOLS.get(".".join(parts[2:4]))), name=fullname)
         return contrib.RemovedModuleError(contrib.removed_message(
             f"tf.contrib.{name}", contrib.REMOVED_CONTRIB.get(name)), name=fullname)
     return contrib.RemovedModuleError(
