@@ -203,16 +203,20 @@ def test_sigint_ends_the_runner_as_it_ends_python(tmp_path):
     results = []
     for cmd in ([sys.executable, str(script)],
                 [sys.executable, "-m", "tf1mem.run", str(script)]):
+        # A shell's background job inherits SIGINT ignored, and so would Python: start
+        # the child with SIGINT at its default, as from a terminal.
         proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-        try:
-            assert proc.stdout.readline() == "ready\n"
-            proc.send_signal(signal.SIGINT)
-            _, err = proc.communicate(timeout=30)
-            results.append((proc.returncode, err.strip().splitlines()[-1]))
-        finally:
-            proc.kill()
-            proc.wait()
+                                stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        with proc:
+            try:
+                assert proc.stdout.readline() == "ready\n"
+                proc.send_signal(signal.SIGINT)
+                _, err = proc.communicate(timeout=30)
+                results.append((proc.returncode, err.strip().splitlines()[-1]))
+            finally:
+                proc.kill()
+                proc.wait()
     assert results == [(-signal.SIGINT, "KeyboardInterrupt")] * 2, results
 
 

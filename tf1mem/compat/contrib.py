@@ -159,8 +159,8 @@ CONTRIB_MODULES = {
     "rnn": ((_rnn_extras, _attr("nn.rnn_cell")),
             "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
             "stack_bidirectional_rnn, LayerNormBasicLSTMCell, LSTMBlockCell, GRUBlockCell, "
-            "GRUBlockCellV2, OutputProjectionWrapper, InputProjectionWrapper and "
-            "EmbeddingWrapper"),
+            "GRUBlockCellV2, OutputProjectionWrapper, InputProjectionWrapper, "
+            "EmbeddingWrapper and AttentionCellWrapper"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),
@@ -173,7 +173,8 @@ CONTRIB_MODULES = {
                       "tf1mem's re-implementation of tf.contrib.factorization: KMeans, "
                       "KMeansClustering, GMM, gmm, GmmAlgorithm (not WALS)"),
     "seq2seq": (("tf1mem.compat.contrib_seq2seq", _seq2seq_attention),
-                "tf1mem's re-implementation of tf.contrib.seq2seq (decoders, helpers, loss, "
+                "tf1mem's re-implementation of tf.contrib.seq2seq (decoders, helpers "
+                "including scheduled sampling, loss, "
                 "BahdanauAttention, LuongAttention, AttentionWrapper, BeamSearchDecoder, "
                 "gather_tree)"),
     "legacy_seq2seq": ((_legacy_seq2seq,),
@@ -218,7 +219,6 @@ REMOVED_TOP_LEVEL = {}
 
 # Per-symbol advice for names that a mapped contrib module no longer has.
 REMOVED_SYMBOLS = {
-    "rnn.AttentionCellWrapper": "Keras attention layers",
     "layers.real_valued_column": "tf.keras preprocessing layers",
     "layers.sparse_column_with_hash_bucket": "tf.keras.layers.Hashing",
     "training.HParams": "a dict, absl flags or keras_tuner",
@@ -398,6 +398,16 @@ CONTRIB_MODULES.update({
                "TF's v1 lookup tables (HashTable, index_table_from_file, ...); tf1mem's "
                "contrib signatures (mapping=) and string_to_index / index_to_string"),
     "signal": ((_attr("signal"),), "tf.compat.v1.signal"),
+    "tfprof": (_impl("tfprof"),
+               "tf1mem's re-implementation of model_analyzer.print_model_analysis and its "
+               "option sets (TRAINABLE_VARS_PARAMS_STAT_OPTIONS, FLOAT_OPS_OPTIONS, ...) and "
+               "tfprof_logger.write_op_log, on TF's own tf.compat.v1.profiler (the same "
+               "report; ProfileContext is not provided)"),
+    "tensorboard": (_impl("tensorboard"),
+                    "tf1mem's re-implementation of plugins.projector: ProjectorConfig, "
+                    "EmbeddingInfo, SpriteMetadata (TF 1.15's schema) and "
+                    "visualize_embeddings writing projector_config.pbtxt (view it with "
+                    "pip install tensorboard)"),
     "distributions": ((_distributions_symbols, _attr("distributions")),
                       "TF's v1 distributions (tf.compat.v1.distributions: Normal, Bernoulli, "
                       "Categorical, Beta, Dirichlet, ..., kl_divergence); tf1mem's "

@@ -3,7 +3,8 @@
 This module owns our implementation of the subset that seq2seq scripts of that time
 used: the decoder loop ``dynamic_decode``, ``BasicDecoder`` / ``BasicDecoderOutput``,
 the helpers ``TrainingHelper``, ``GreedyEmbeddingHelper``, ``SampleEmbeddingHelper``,
-``InferenceHelper`` and ``CustomHelper`` (with the ``Helper`` and ``Decoder`` bases for
+the scheduled-sampling ``ScheduledEmbeddingTrainingHelper`` and
+``ScheduledOutputTrainingHelper``, ``InferenceHelper`` and ``CustomHelper`` (with the ``Helper`` and ``Decoder`` bases for
 user subclasses), ``sequence_loss`` and ``tile_batch``; and, in :data:`LEGACY` (served as
 ``tf.contrib.legacy_seq2seq``), the static-graph functions ``rnn_decoder``,
 ``basic_rnn_seq2seq``, ``tied_rnn_seq2seq``, ``sequence_loss_by_example`` and
@@ -29,6 +30,7 @@ from tf1mem._tf import v1 as _v1
 
 __all__ = [
     "Helper", "TrainingHelper", "GreedyEmbeddingHelper", "SampleEmbeddingHelper",
+    "ScheduledEmbeddingTrainingHelper", "ScheduledOutputTrainingHelper",
     "InferenceHelper", "CustomHelper", "Decoder", "BasicDecoder", "BasicDecoderOutput",
     "dynamic_decode",
     "sequence_loss", "tile_batch", "LEGACY",
@@ -223,6 +225,153 @@ class SampleEmbeddingHelper(GreedyEmbeddingHelper):
         logits = outputs if self._softmax_temperature is None \
             else outputs / self._softmax_temperature
         return tf.cast(tf.reshape(tf.multinomial(logits, 1, seed=self._seed), [-1]), tf.int32)
+
+
+def _sampling_probability(value):
+    tf = _v1()
+    prob = tf.convert_to_tensor(value, name="sampling_probability")
+    if prob.get_shape().ndims not in (0, 1):
+        raise ValueError(f"sampling_probability must be either a scalar or a vector (one per "
+                         f"batch entry); got shape {prob.get_shape()}")
+    return prob
+
+
+class ScheduledEmbeddingTrainingHelper(TrainingHelper):
+    """Scheduled sampling (Bengio et al. 2015): each step, with ``sampling_probability``
+    per batch entry, the next input is the embedding of an id sampled from the step's
+    logits instead of ``inputs[:, t + 1]``. Sample ids are -1 where the input was read.
+    The coin flips of a step wait for that step's outputs, so a decoder's steps draw in
+    order and a seeded run repeats (TF 1.15 let the loop's iterations draw in any order:
+    its results changed from run to run).
+
+    Args:
+      inputs, sequence_length, time_major: as :class:`TrainingHelper`.
+      embedding: an embedding matrix, or a callable mapping ids to vectors.
+      sampling_probability: a scalar or [batch] float tensor in [0, 1].
+      seed: op seed of the id sampling; scheduling_seed: of the coin flips.
+    """
+
+    def __init__(self, inputs, sequence_length, embedding, sampling_probability,
+                 time_major=False, seed=None, scheduling_seed=None, name=None):
+        tf = _v1()
+        with tf.name_scope(name, "ScheduledEmbeddingSamplingWrapper",
+                           [embedding, sampling_probability]):
+            self._embedding_fn = _embedding_fn(embedding)
+            self._sampling_probability = _sampling_probability(sampling_probability)
+            self._seed = seed
+            self._scheduling_seed = scheduling_seed
+            super().__init__(inputs=inputs, sequence_length=sequence_length,
+                             time_major=time_major, name=name)
+
+    def initialize(self, name=None):
+        return super().initialize(name=name)
+
+    def sample(self, time, outputs, state, name=None):
+        tf = _v1()
+        with tf.name_scope(name, "ScheduledEmbeddingTrainingHelperSample",
+                           [time, outputs, state]):
+            coins = tf.distributions.Bernoulli(probs=self._sampling_probability,
+                                               dtype=tf.bool)
+            with tf.control_dependencies(tf.nest.flatten(outputs)):
+                chosen = coins.sample(sample_shape=self.batch_size,
+                                      seed=self._scheduling_seed)
+            drawn = tf.distributions.Categorical(logits=outputs).sample(seed=self._seed)
+            return tf.where(chosen, drawn, tf.fill([self.batch_size], -1))
+
+    def next_inputs(self, time, outputs, state, sample_ids, name=None):
+        tf = _v1()
+        with tf.name_scope(name, "ScheduledEmbeddingTrainingHelperNextInputs",
+                           [time, outputs, state, sample_ids]):
+            finished, base_next_inputs, state = super().next_inputs(
+                time=time, outputs=outputs, state=state, sample_ids=sample_ids, name=name)
+
+            def sampled():
+                sampling = sample_ids > -1
+                embedded = self._embedding_fn(tf.maximum(sample_ids, 0))
+                return tf.where(sampling, embedded, base_next_inputs)
+
+            next_inputs = tf.cond(tf.reduce_all(finished), lambda: base_next_inputs,
+                                  sampled)
+            return finished, next_inputs, state
+
+
+class ScheduledOutputTrainingHelper(TrainingHelper):
+    """Scheduled sampling on outputs: each step, with ``sampling_probability`` per batch
+    entry, the next input is the step's output (through ``next_inputs_fn`` when given,
+    then joined with ``auxiliary_inputs[:, t + 1]``) instead of ``inputs[:, t + 1]``.
+    Sample ids are int32 0 / 1 (as TF 1.15's): 1 where the output was fed back.
+    """
+
+    def __init__(self, inputs, sequence_length, sampling_probability, time_major=False,
+                 seed=None, next_inputs_fn=None, auxiliary_inputs=None, name=None):
+        tf = _v1()
+        with tf.name_scope(name, "ScheduledOutputTrainingHelper",
+                           [inputs, auxiliary_inputs, sampling_probability]):
+            self._sampling_probability = _sampling_probability(sampling_probability)
+            if auxiliary_inputs is None:
+                joined = inputs
+            else:
+                inputs = tf.nest.map_structure(tf.convert_to_tensor, inputs)
+                auxiliary_inputs = tf.nest.map_structure(tf.convert_to_tensor,
+                                                         auxiliary_inputs)
+                joined = tf.nest.map_structure(lambda x, y: tf.concat((x, y), -1), inputs,
+                                               auxiliary_inputs)
+                if not time_major:
+                    auxiliary_inputs = tf.nest.map_structure(_transpose_batch_time,
+                                                             auxiliary_inputs)
+            self._auxiliary_input_tas = None if auxiliary_inputs is None else \
+                tf.nest.map_structure(_unstack_ta, auxiliary_inputs)
+            self._seed = seed
+            self._next_inputs_fn = next_inputs_fn
+            super().__init__(inputs=joined, sequence_length=sequence_length,
+                             time_major=time_major, name=name)
+
+    def initialize(self, name=None):
+        return super().initialize(name=name)
+
+    def sample(self, time, outputs, state, name=None):
+        tf = _v1()
+        with tf.name_scope(name, "ScheduledOutputTrainingHelperSample",
+                           [time, outputs, state]):
+            coins = tf.distributions.Bernoulli(probs=self._sampling_probability)
+            with tf.control_dependencies(tf.nest.flatten(outputs)):
+                return coins.sample(sample_shape=self.batch_size, seed=self._seed)
+
+    def next_inputs(self, time, outputs, state, sample_ids, name=None):
+        tf = _v1()
+        with tf.name_scope(name, "ScheduledOutputTrainingHelperNextInputs",
+                           [time, outputs, state, sample_ids]):
+            finished, base_next_inputs, state = super().next_inputs(
+                time=time, outputs=outputs, state=state, sample_ids=sample_ids, name=name)
+            sample_ids = tf.cast(sample_ids, tf.bool)
+
+            def with_auxiliary(values, rows=None):
+                if self._auxiliary_input_tas is None:
+                    return values
+                auxiliary = tf.nest.map_structure(lambda ta: ta.read(time + 1),
+                                                  self._auxiliary_input_tas)
+                if rows is not None:
+                    auxiliary = tf.nest.map_structure(lambda a: tf.gather_nd(a, rows),
+                                                      auxiliary)
+                return tf.nest.map_structure(lambda x, y: tf.concat((x, y), -1), values,
+                                             auxiliary)
+
+            def sampled():
+                if self._next_inputs_fn is None:
+                    return tf.where(sample_ids, with_auxiliary(outputs), base_next_inputs)
+                rows = tf.cast(tf.where(sample_ids), tf.int32)
+                other_rows = tf.cast(tf.where(tf.logical_not(sample_ids)), tf.int32)
+                fed_back = with_auxiliary(self._next_inputs_fn(tf.gather_nd(outputs, rows)),
+                                          rows)
+                shape = tf.shape(base_next_inputs)
+                return (tf.scatter_nd(rows, fed_back, shape)
+                        + tf.scatter_nd(other_rows, tf.gather_nd(base_next_inputs,
+                                                                 other_rows), shape))
+
+            skip = tf.logical_or(tf.reduce_all(finished),
+                                 tf.logical_not(tf.reduce_any(sample_ids)))
+            next_inputs = tf.cond(skip, lambda: base_next_inputs, sampled)
+            return finished, next_inputs, state
 
 
 class CustomHelper(Helper):

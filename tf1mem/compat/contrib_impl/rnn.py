@@ -7,7 +7,8 @@ bidirectional RNN over the previous layer's concatenated outputs, in variable sc
 gate pre-activations and new cell state are layer-normalised, ``gamma``/``beta`` under
 ``input``, ``transform``, ``forget``, ``output``, ``state``; recurrent dropout on the
 candidate); ``OutputProjectionWrapper``, ``InputProjectionWrapper`` and
-``EmbeddingWrapper`` (TF 1.0's core cells, in tf.contrib.rnn from 1.1); and
+``EmbeddingWrapper`` (TF 1.0's core cells, in tf.contrib.rnn from 1.1);
+``AttentionCellWrapper`` (attention over the cell's last outputs); and
 ``LSTMBlockCell``, ``GRUBlockCell``, ``GRUBlockCellV2`` written in plain ops (TF 2.21
 keeps their kernels but registers no gradient for them; the maths are LSTMCell's and
 GRUCell's). Guarantees TF 1.15's variable names, argument checks and values, training
@@ -18,7 +19,8 @@ they are built on first use; TensorFlow is not imported before.
 import math
 
 _CLASS_NAMES = ("LayerNormBasicLSTMCell", "LSTMBlockCell", "GRUBlockCell", "GRUBlockCellV2",
-                "OutputProjectionWrapper", "InputProjectionWrapper", "EmbeddingWrapper")
+                "OutputProjectionWrapper", "InputProjectionWrapper", "EmbeddingWrapper",
+                "AttentionCellWrapper")
 __all__ = [*_CLASS_NAMES, "stack_bidirectional_dynamic_rnn",
            "stack_bidirectional_rnn", "symbols"]
 
@@ -387,10 +389,94 @@ def _classes():
                 embedded = tf.nn.embedding_lookup(embedding, tf.reshape(inputs, [-1]))
             return self._cell(embedded, state)
 
+    class AttentionCellWrapper(_Wrapper):
+        """``cell`` with attention over its last ``attn_length`` outputs (TF 1.15's).
+
+        Each step the input and the previous attention read are mapped back to the
+        input's size (``kernel``/``bias``), the cell runs, its whole new state is the
+        query of an additive attention over the window (``attention/attn_w``, ``attn_v``,
+        ``kernel``, ``bias``), and the cell output with the new read is projected to
+        ``attn_size`` (``attn_output_projection``): that is the output, and it joins the
+        window. State: ``(cell state, attention read, window)`` (concatenated with
+        ``state_is_tuple=False``).
+        """
+
+        def __init__(self, cell, attn_length, attn_size=None, attn_vec_size=None,
+                     input_size=None, state_is_tuple=True, reuse=None):
+            super().__init__(cell, reuse)
+            if attn_length <= 0:
+                raise ValueError(f"attn_length should be greater than zero, got "
+                                 f"{attn_length}")
+            flat_state = tf.nest.flatten(cell.state_size)
+            if not state_is_tuple:
+                tf.logging.warn("%s: Using a concatenated state is slower and will soon "
+                                "be deprecated. Use state_is_tuple=True.", self)
+                if len(flat_state) > 1:
+                    raise ValueError(f"Cell returns tuple of states, but the flag "
+                                     f"state_is_tuple is not set. State size is: "
+                                     f"{cell.state_size}")
+            self._state_is_tuple = state_is_tuple
+            self._attn_length = attn_length
+            self._attn_size = attn_size if attn_size is not None else cell.output_size
+            self._attn_vec_size = attn_vec_size if attn_vec_size is not None \
+                else self._attn_size
+            self._input_size = input_size
+
+        @property
+        def state_size(self):
+            sizes = (self._cell.state_size, self._attn_size,
+                     self._attn_size * self._attn_length)
+            return sizes if self._state_is_tuple else sum(sizes)
+
+        output_size = property(lambda self: self._attn_size)
+
+        def zero_state(self, batch_size, dtype):
+            return tf.nn.rnn_cell.RNNCell.zero_state(self, batch_size, dtype)
+
+        def call(self, inputs, state):
+            if self._state_is_tuple:
+                state, attns, window = state
+            else:
+                cell_size = self._cell.state_size
+                state, attns, window = tf.split(
+                    state, [cell_size, self._attn_size,
+                            self._attn_size * self._attn_length], axis=1)
+            window = tf.reshape(window, [-1, self._attn_length, self._attn_size])
+            input_size = self._input_size or tf.compat.dimension_value(inputs.shape[1])
+            inputs = linear(tf.concat([inputs, attns], 1), input_size)
+            cell_output, new_state = self._cell(inputs, state)
+            query = tf.concat(tf.nest.flatten(new_state), 1)
+            new_attns, window = self._attend(query, window)
+            with tf.variable_scope("attn_output_projection"):
+                output = linear(tf.concat([cell_output, new_attns], 1), self._attn_size)
+            window = tf.reshape(tf.concat([window, tf.expand_dims(output, 1)], 1),
+                                [-1, self._attn_length * self._attn_size])
+            new_state = (new_state, new_attns, window)
+            if not self._state_is_tuple:
+                new_state = tf.concat(list(new_state), 1)
+            return output, new_state
+
+        def _attend(self, query, window):
+            """The attention read of ``window`` for ``query``, and the window without its
+            oldest entry."""
+            with tf.variable_scope("attention"):
+                w = tf.get_variable("attn_w", [1, 1, self._attn_size, self._attn_vec_size])
+                v = tf.get_variable("attn_v", [self._attn_vec_size])
+                hidden = tf.reshape(window, [-1, self._attn_length, 1, self._attn_size])
+                features = tf.nn.conv2d(hidden, w, [1, 1, 1, 1], "SAME")
+                y = tf.reshape(linear(query, self._attn_vec_size),
+                               [-1, 1, 1, self._attn_vec_size])
+                scores = tf.reduce_sum(v * tf.tanh(features + y), [2, 3])
+                weights = tf.reshape(tf.nn.softmax(scores), [-1, self._attn_length, 1, 1])
+                read = tf.reshape(tf.reduce_sum(weights * hidden, [1, 2]),
+                                  [-1, self._attn_size])
+                return read, window[:, 1:, :]
+
     _CLASSES = {"LayerNormBasicLSTMCell": LayerNormBasicLSTMCell,
                 "OutputProjectionWrapper": OutputProjectionWrapper,
                 "InputProjectionWrapper": InputProjectionWrapper,
                 "EmbeddingWrapper": EmbeddingWrapper,
+                "AttentionCellWrapper": AttentionCellWrapper,
                 "LSTMBlockCell": LSTMBlockCell, "GRUBlockCell": GRUBlockCell,
                 "GRUBlockCellV2": GRUBlockCellV2}
     return _CLASSES
