@@ -20,8 +20,7 @@ from tf1mem.compat import contrib
 def test_distributions_is_provided_and_its_gaps_name_tfp():
     assert "distributions" in contrib.CONTRIB_MODULES
     assert "distributions" not in contrib.REMOVED_CONTRIB
-    advice = contrib.REMOVED_SYMBOLS["distributions.bijectors"]
-    assert "tfp.bijectors" in advice
+    assert "distributions.bijectors" not in contrib.REMOVED_SYMBOLS
     assert "tfp.distributions.Independent" in contrib.REMOVED_SYMBOLS[
         "distributions.Independent"]
 
@@ -65,16 +64,20 @@ for label, build in [
         ("sizes", lambda: ds.MultivariateNormalDiag(loc=[0., 0.], scale_diag=[1., 1., 1.])),
         ("classes", lambda: ds.Mixture(ds.Categorical(probs=[0.5, 0.5]),
                                        [ds.Normal(0., 1.)] * 3)),
-        ("bijectors", lambda: ds.bijectors.Exp())]:
+        ("bijectors", lambda: ds.bijectors.RealNVP),
+        ("vector_base_override", lambda: ds.TransformedDistribution(
+            ds.Normal(loc=[0., 0.], scale=1.), ds.bijectors.Exp(), event_shape=[2]))]:
     try:
         build()
         errors[label] = None
     except Exception as e:
         errors[label] = "%s: %s" % (type(e).__name__, e)
+import tensorflow.contrib.distributions.bijectors as tfb
+out["tfb_is_the_module"] = tfb is ds.bijectors
 try:
-    from tensorflow.contrib.distributions import bijectors
+    tfb.MaskedAutoregressiveFlow
     errors["import_bijectors"] = None
-except ImportError as e:
+except AttributeError as e:
     errors["import_bijectors"] = "%s: %s" % (type(e).__name__, e)
 out["errors"] = errors
 print(json.dumps(out))
@@ -155,5 +158,10 @@ def test_refusals_name_the_value_and_what_to_do(got):
     assert errors["no_params"].startswith("ValueError") and "give loc" in errors["no_params"]
     assert "(2)" in errors["sizes"] and "(3)" in errors["sizes"]
     assert "2 classes but there are 3 components" in errors["classes"]
-    for label in ("bijectors", "import_bijectors"):  # tf.contrib.X.Y, and an import of it
-        assert errors[label].startswith("Removed") and "tfp.bijectors" in errors[label]
+    # the bijectors tf1mem does not write, through tf.contrib and through an import
+    for label in ("bijectors", "import_bijectors"):
+        assert errors[label].startswith("RemovedAttributeError") and "tfp.bijectors" in \
+            errors[label] and "Exp" in errors[label]
+    assert got["tfb_is_the_module"] is True
+    assert errors["vector_base_override"].startswith("ValueError") and \
+        "scalar base distribution" in errors["vector_base_override"]

@@ -2,6 +2,9 @@
 
 from pathlib import Path
 
+import pytest
+
+from tests import _subproc
 from tf1mem.compat import contrib
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "CONTRIB.md"
@@ -41,3 +44,18 @@ def test_removed_message_names_the_replacement():
                                   contrib.REMOVED_SYMBOLS["opt.LARSOptimizer"])
     assert "tf.contrib.opt.LARSOptimizer was removed with TensorFlow 2" in msg
     assert "Use instead: tf.keras.optimizers" in msg
+
+
+@pytest.mark.slow
+def test_dir_of_a_composite_module_lists_every_provided_name(tmp_path):
+    """dir(tf.contrib.rnn) lists what TF 1.15's did, not only the names used so far; a name
+    the table marks missing (None) stays out."""
+    script = tmp_path / "names.py"
+    script.write_text(
+        "import tensorflow as tf\n"
+        "rnn, data = dir(tf.contrib.rnn), dir(tf.contrib.data)\n"
+        "print(all(n in rnn for n in ('ConvLSTMCell', 'Conv3DLSTMCell', 'LSTMCell',\n"
+        "                           'AttentionCellWrapper')),\n"
+        "      'sliding_window_batch' in data, 'batch_and_drop_remainder' in data)\n")
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    assert proc.stdout.split() == ["True", "False", "True"]

@@ -160,7 +160,8 @@ CONTRIB_MODULES = {
             "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
             "stack_bidirectional_rnn, LayerNormBasicLSTMCell, LSTMBlockCell, GRUBlockCell, "
             "GRUBlockCellV2, OutputProjectionWrapper, InputProjectionWrapper, "
-            "EmbeddingWrapper and AttentionCellWrapper"),
+            "EmbeddingWrapper, AttentionCellWrapper, ConvLSTMCell and "
+            "Conv1D/2D/3DLSTMCell"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),
@@ -296,7 +297,11 @@ def _training_extras():
     from tf1mem.compat.contrib_impl import hparams
 
     v1 = _v1()
-    return {"HParams": hparams.HParams, "checkpoints_iterator": v1.train.checkpoints_iterator}
+    from tf1mem.compat.contrib_impl import training
+
+    return {"HParams": hparams.HParams, "checkpoints_iterator": v1.train.checkpoints_iterator,
+            "bucket": training.bucket,
+            "bucket_by_sequence_length": training.bucket_by_sequence_length}
 
 
 def _data_extras():
@@ -393,7 +398,8 @@ CONTRIB_MODULES.update({
                 "tf.compat.v1.metrics in the contrib argument order (streaming_*), "
                 "tf.compat.v1.sets, tf1mem's accuracy"),
     "training": ((_training_extras, "tf_slim.training.training"),
-                 "tf1mem's HParams; create_train_op and friends from tf-slim"),
+                 "tf1mem's HParams, bucket and bucket_by_sequence_length (on TF's v1 "
+                 "queues); create_train_op and friends from tf-slim"),
     "lookup": ((_lookup_symbols, "tensorflow.python.ops.lookup_ops"),
                "TF's v1 lookup tables (HashTable, index_table_from_file, ...); tf1mem's "
                "contrib signatures (mapping=) and string_to_index / index_to_string"),
@@ -413,9 +419,10 @@ CONTRIB_MODULES.update({
                       "Categorical, Beta, Dirichlet, ..., kl_divergence); tf1mem's "
                       "MultivariateNormalDiag / TriL / FullCovariance, OneHotCategorical, "
                       "RelaxedOneHotCategorical, RelaxedBernoulli, Mixture, "
-                      "MixtureSameFamily, the ...WithSoftplus... variants and percentile "
-                      "(bijectors and the rarer distributions are not provided: "
-                      "TensorFlow Probability)"),
+                      "MixtureSameFamily, the ...WithSoftplus... variants, percentile, "
+                      "TransformedDistribution and the common bijectors (the rarer "
+                      "distributions and bijectors are not provided: TensorFlow "
+                      "Probability)"),
     "cudnn_rnn": ((_cudnn_extras,),
                   "CudnnCompatibleLSTMCell as the equal tf.compat.v1.nn.rnn_cell.LSTMCell"),
     "util": ((_util_extras,), "tf.make_tensor_proto, tf.make_ndarray, constant_value"),
@@ -479,7 +486,6 @@ REMOVED_SYMBOLS.update({
     "cudnn_rnn.CudnnCompatibleGRUCell": "tf.keras.layers.GRUCell(reset_after=True): cuDNN's "
                                         "GRU applies the reset gate after the matrix product, "
                                         "tf.compat.v1.nn.rnn_cell.GRUCell before it",
-    "training.bucket_by_sequence_length": "tf.data.experimental.bucket_by_sequence_length",
     "training.stratified_sample": "tf.data.experimental.rejection_resample",
     "image.connected_components": "scipy.ndimage.label on the evaluated array, or "
                                   "tensorflow_addons.image.connected_components",
@@ -537,7 +543,7 @@ REMOVED_SYMBOLS.update({f"distributions.{_name}": f"TensorFlow Probability: tfp.
         "Geometric", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy", "Logistic",
         "MultivariateNormalDiagPlusLowRank", "NegativeBinomial", "Poisson",
         "PoissonLogNormalQuadratureCompound", "QuantizedDistribution", "SinhArcsinh",
-        "TransformedDistribution", "VectorDeterministic", "VectorDiffeomixture",
+        "VectorDeterministic", "VectorDiffeomixture",
         "VectorExponentialDiag", "VectorLaplaceDiag", "VectorSinhArcsinhDiag",
         "quadrature_scheme_lognormal_gauss_hermite", "quadrature_scheme_lognormal_quantiles",
         "quadrature_scheme_softmaxnormal_gauss_hermite",
@@ -552,7 +558,7 @@ REMOVED_SYMBOLS.update({f"distributions.{_name}": f"TensorFlow Probability: tfp.
     ("WishartCholesky", "distributions.WishartTriL"),
     ("WishartFull", "distributions.WishartTriL (scale_tril=tf.linalg.cholesky(scale))"),
     ("SeedStream", "util.SeedStream"),
-    ("bijectors", "bijectors"), ("bijector", "bijectors"),
+    ("bijector", "bijectors (tf.contrib.distributions.bijectors under tf1mem)"),
     ("auto_correlation", "stats.auto_correlation"),
     ("assign_moving_mean_variance", "stats.assign_moving_mean_variance"),
     ("assign_log_moving_mean_exp", "stats.assign_log_moving_mean_exp"),
@@ -674,6 +680,18 @@ def make_composite(fullname, contrib_name):
         module.__dict__[name] = value  # cache: later lookups are plain dict hits
         return value
 
+    def __dir__():
+        """Every name a source offers (what TF 1.15's dir() listed), not only those used."""
+        names = set(module.__dict__)
+        for source in sources:
+            table = importlib.import_module(source) if isinstance(source, str) else source()
+            if isinstance(table, dict):
+                names.update(k for k, v in table.items() if v is not None)
+            else:
+                names.update(n for n in dir(table) if not n.startswith("_"))
+        return sorted(names)
+
     module.__getattr__ = __getattr__
+    module.__dir__ = __dir__
     module.__path__ = []  # a package, so `import tensorflow.contrib.rnn.x` reaches the finder
     return module

@@ -104,6 +104,7 @@ _MODULE_ALIASES = {
     "tensorflow.contrib.learn.utils.saved_model_export_utils":
         "tf1mem.compat.contrib_impl.learn.export_strategy",
     "tensorflow.contrib.learn.utils": "tf1mem.compat.contrib_impl.learn.utils",
+    "tensorflow.contrib.distributions.bijectors": "tf1mem.compat.contrib_impl.bijectors",
     "tensorflow.estimator": "tf1mem.compat.estimator",
     "tensorflow.estimator.inputs": "tf1mem.compat.estimator.inputs",
     "tensorflow.estimator.export": "tf1mem.compat.estimator.export",

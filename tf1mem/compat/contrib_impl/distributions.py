@@ -20,7 +20,8 @@ name scopes and the KL registry behave as TF1's did):
   ``MixtureSameFamily``;
 - ``NormalWithSoftplusScale`` and the other ``...WithSoftplus...`` conveniences;
 - ``percentile`` (TF 1.15's: interpolation ``nearest`` / ``lower`` / ``higher``, a scalar
-  ``q``).
+  ``q``);
+- ``bijectors`` and ``TransformedDistribution`` (in ``bijectors.py``).
 
 TF 1.15's quirks kept: ``OneHotCategorical.mean()`` and ``Mixture.entropy()`` raise
 ``NotImplementedError``; a multivariate normal's ``stddev`` / ``variance`` /
@@ -916,8 +917,12 @@ def symbols():
     TF 1.15's contrib re-exported."""
     from tensorflow.python.ops.distributions import util
 
+    from tf1mem.compat.contrib_impl import bijectors
+
     table = dict(_classes())
     table["percentile"] = percentile
+    table["bijectors"] = bijectors
+    table["TransformedDistribution"] = bijectors.TransformedDistribution
     for name in ("softplus_inverse", "fill_triangular", "fill_triangular_inverse",
                  "matrix_diag_transform", "reduce_weighted_logsumexp", "tridiag"):
         table[name] = getattr(util, name)

@@ -8,7 +8,8 @@ gate pre-activations and new cell state are layer-normalised, ``gamma``/``beta``
 ``input``, ``transform``, ``forget``, ``output``, ``state``; recurrent dropout on the
 candidate); ``OutputProjectionWrapper``, ``InputProjectionWrapper`` and
 ``EmbeddingWrapper`` (TF 1.0's core cells, in tf.contrib.rnn from 1.1);
-``AttentionCellWrapper`` (attention over the cell's last outputs); and
+``AttentionCellWrapper`` (attention over the cell's last outputs); the convolutional
+LSTMs ``ConvLSTMCell`` and ``Conv1D/2D/3DLSTMCell``; and
 ``LSTMBlockCell``, ``GRUBlockCell``, ``GRUBlockCellV2`` written in plain ops (TF 2.21
 keeps their kernels but registers no gradient for them; the maths are LSTMCell's and
 GRUCell's). Guarantees TF 1.15's variable names, argument checks and values, training
@@ -20,7 +21,8 @@ import math
 
 _CLASS_NAMES = ("LayerNormBasicLSTMCell", "LSTMBlockCell", "GRUBlockCell", "GRUBlockCellV2",
                 "OutputProjectionWrapper", "InputProjectionWrapper", "EmbeddingWrapper",
-                "AttentionCellWrapper")
+                "AttentionCellWrapper", "ConvLSTMCell", "Conv1DLSTMCell", "Conv2DLSTMCell",
+                "Conv3DLSTMCell")
 __all__ = [*_CLASS_NAMES, "stack_bidirectional_dynamic_rnn",
            "stack_bidirectional_rnn", "symbols"]
 
@@ -472,11 +474,94 @@ def _classes():
                                   [-1, self._attn_size])
                 return read, window[:, 1:, :]
 
+    class ConvLSTMCell(tf.nn.rnn_cell.RNNCell):
+        """A convolutional LSTM (Shi et al. 2015), TF 1.15's: the gates are a ``SAME``
+        convolution of the input and the previous output (``kernel``
+        ``kernel_shape + [in + out channels, 4 * out channels]``, ``biases``), in the order
+        input, candidate, forget, output; ``forget_bias`` added to the forget gate;
+        ``skip_connection`` appends the input's channels to the output (and, as in TF 1.15,
+        to the state's ``h``, whose declared size does not say so: dynamic_rnn refuses it).
+        ``initializers`` is accepted and, as in TF 1.15, not used."""
+
+        def __init__(self, conv_ndims, input_shape, output_channels, kernel_shape,
+                     use_bias=True, skip_connection=False, forget_bias=1.0,
+                     initializers=None, name="conv_lstm_cell"):
+            super().__init__(name=name)
+            if conv_ndims != len(input_shape) - 1:
+                raise ValueError(f"Invalid input_shape {input_shape} for conv_ndims="
+                                 f"{conv_ndims}.")
+            if len(kernel_shape) != conv_ndims:
+                raise ValueError(f"kernel_shape {kernel_shape} must have conv_ndims="
+                                 f"{conv_ndims} entries")
+            self._conv_ndims = conv_ndims
+            self._input_shape = list(input_shape)
+            self._output_channels = output_channels
+            self._kernel_shape = list(kernel_shape)
+            self._use_bias = use_bias
+            self._forget_bias = forget_bias
+            self._skip_connection = skip_connection
+            self._initializers = initializers
+            spatial = self._input_shape[:-1]
+            channels = output_channels + (input_shape[-1] if skip_connection else 0)
+            self._state_size = tf.nn.rnn_cell.LSTMStateTuple(
+                tf.TensorShape(spatial + [output_channels]),
+                tf.TensorShape(spatial + [output_channels]))
+            self._output_size = tf.TensorShape(spatial + [channels])
+
+        state_size = property(lambda self: self._state_size)
+        output_size = property(lambda self: self._output_size)
+
+        def call(self, inputs, state):
+            cell, hidden = state
+            joined = tf.concat([inputs, hidden], axis=-1)
+            depth = tf.compat.dimension_value(joined.shape[-1])
+            kernel = tf.get_variable(
+                "kernel", self._kernel_shape + [depth, 4 * self._output_channels],
+                dtype=joined.dtype)
+            gates = tf.nn.convolution(joined, kernel, padding="SAME")
+            if self._use_bias:
+                gates = gates + tf.get_variable(
+                    "biases", [4 * self._output_channels], dtype=joined.dtype,
+                    initializer=tf.constant_initializer(0.0, dtype=joined.dtype))
+            i, j, f, o = tf.split(gates, 4, axis=self._conv_ndims + 1)
+            new_cell = (tf.sigmoid(f + self._forget_bias) * cell
+                        + tf.sigmoid(i) * tf.tanh(j))
+            output = tf.tanh(new_cell) * tf.sigmoid(o)
+            if self._skip_connection:
+                output = tf.concat([output, inputs], axis=-1)
+            return output, tf.nn.rnn_cell.LSTMStateTuple(new_cell, output)
+
+    def _conv_variant(conv_ndims, default_name):
+        def __init__(self, input_shape, output_channels, kernel_shape, use_bias=True,
+                     skip_connection=False, forget_bias=1.0, initializers=None,
+                     name=default_name):
+            ConvLSTMCell.__init__(self, conv_ndims, input_shape, output_channels,
+                                  kernel_shape, use_bias=use_bias,
+                                  skip_connection=skip_connection,
+                                  forget_bias=forget_bias, initializers=initializers,
+                                  name=name)
+
+        return __init__
+
+    class Conv1DLSTMCell(ConvLSTMCell):
+        """ConvLSTMCell over 1-D inputs ``[width, channels]``."""
+        __init__ = _conv_variant(1, "conv_1d_lstm_cell")
+
+    class Conv2DLSTMCell(ConvLSTMCell):
+        """ConvLSTMCell over 2-D inputs ``[height, width, channels]``."""
+        __init__ = _conv_variant(2, "conv_2d_lstm_cell")
+
+    class Conv3DLSTMCell(ConvLSTMCell):
+        """ConvLSTMCell over 3-D inputs ``[depth, height, width, channels]``."""
+        __init__ = _conv_variant(3, "conv_3d_lstm_cell")
+
     _CLASSES = {"LayerNormBasicLSTMCell": LayerNormBasicLSTMCell,
                 "OutputProjectionWrapper": OutputProjectionWrapper,
                 "InputProjectionWrapper": InputProjectionWrapper,
                 "EmbeddingWrapper": EmbeddingWrapper,
                 "AttentionCellWrapper": AttentionCellWrapper,
+                "ConvLSTMCell": ConvLSTMCell, "Conv1DLSTMCell": Conv1DLSTMCell,
+                "Conv2DLSTMCell": Conv2DLSTMCell, "Conv3DLSTMCell": Conv3DLSTMCell,
                 "LSTMBlockCell": LSTMBlockCell, "GRUBlockCell": GRUBlockCell,
                 "GRUBlockCellV2": GRUBlockCellV2}
     return _CLASSES
