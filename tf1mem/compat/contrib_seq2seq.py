@@ -263,9 +263,6 @@ class ScheduledEmbeddingTrainingHelper(TrainingHelper):
             super().__init__(inputs=inputs, sequence_length=sequence_length,
                              time_major=time_major, name=name)
 
-    def initialize(self, name=None):
-        return super().initialize(name=name)
-
     def sample(self, time, outputs, state, name=None):
         tf = _v1()
         with tf.name_scope(name, "ScheduledEmbeddingTrainingHelperSample",
@@ -325,9 +322,6 @@ class ScheduledOutputTrainingHelper(TrainingHelper):
             self._next_inputs_fn = next_inputs_fn
             super().__init__(inputs=joined, sequence_length=sequence_length,
                              time_major=time_major, name=name)
-
-    def initialize(self, name=None):
-        return super().initialize(name=name)
 
     def sample(self, time, outputs, state, name=None):
         tf = _v1()

@@ -102,12 +102,10 @@ def percentile(x, q, axis=None, interpolation=None, keep_dims=False, validate_ar
         index = tf.clip_by_value(tf.cast(index, tf.int32), 0, d - 1)
         result = tf.gather(descending, index, axis=-1)
         if keep_dims:
-            full = [1] * rank
-            static = [None if s is None else s for s in x.shape.as_list()]
+            static = x.shape.as_list()
             shape = tf.unstack(tf.shape(x)) if rank else []
-            for a in range(rank):
-                full[a] = 1 if a in axes else (static[a] if static[a] is not None
-                                                else shape[a])
+            full = [1 if a in axes else (static[a] if static[a] is not None else shape[a])
+                    for a in range(rank)]
             result = tf.reshape(result, full)
         return result
 
