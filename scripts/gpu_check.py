@@ -13,11 +13,15 @@ creates its devices), one at a time, so that ``nvidia-smi`` sees one process:
    ``per_process_gpu_memory_fraction=0.2`` gets tf1mem's
    ``GpuOptionsIgnoredWarning`` (``tf1mem.config``), and its device limit is
    indeed the first session's;
-3. sweep and fit: ``python -m tf1mem.memory sweep`` on the GPU, then ``fit`` from
+3. memory_stats: in the ``per_process_gpu_memory_fraction=0.2`` process, TF1's
+   ``tf.contrib.memory_stats.BytesLimit()`` (tf1mem's) equals the session's device
+   limit (0.2 of the GPU, not what the eager runtime would compute afresh) and
+   ``MaxBytesInUse()`` equals ``get_memory_info``'s peak;
+4. sweep and fit: ``python -m tf1mem.memory sweep`` on the GPU, then ``fit`` from
    the sweep's points (``--from-sweep``): the fit must confirm its answer with the
    GPU capped at the budget (a virtual device of that size, each capped run first
    checking that TensorFlow refuses more than the cap);
-4. prediction: the GPU peak of one step (the sweep's point at that batch) against
+5. prediction: the GPU peak of one step (the sweep's point at that batch) against
    what the CPU measurement (``CUDA_VISIBLE_DEVICES=""``, run beside the GPU checks)
    predicts for the same graph and batch (goal: within 10%). On a GPU the
    host-to-device copy of each fed array is an allocation of the step, which the
@@ -148,9 +152,12 @@ def _child_reserve(mode):
         graph = tf.Graph()
         with graph.as_default(), tf.device("/GPU:0"):
             total = tf.reduce_sum(tf.ones([1024, 1024]))
+            contrib_stats = [tf.contrib.memory_stats.MaxBytesInUse(),
+                             tf.contrib.memory_stats.BytesLimit()]
         with tf.Session(graph=graph, config=tf.ConfigProto(
                 gpu_options=tf.GPUOptions(**gpu_options))) as sess:
             sess.run(total)
+            contrib_peak, contrib_limit = (int(v) for v in sess.run(contrib_stats))
             info = tf.config.experimental.get_memory_info("GPU:0")
             result = {"mode": mode,
                       "nvidia_smi_process_mib": _nvidia_smi_process_mib(os.getpid()),
@@ -158,7 +165,9 @@ def _child_reserve(mode):
                       "nvidia_smi_used_mib": _nvidia_smi_used_mib(),
                       "tf_current_bytes": int(info["current"]),
                       "tf_peak_bytes": int(info["peak"]),
-                      "device_limit_bytes": (_gpu_limits(sess) or [None])[0]}
+                      "device_limit_bytes": (_gpu_limits(sess) or [None])[0],
+                      "memory_stats": {"max_bytes_in_use": contrib_peak,
+                                       "bytes_limit": contrib_limit}}
             if mode == "allow_growth":
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
@@ -217,6 +226,18 @@ def _check_warning(reserve):
     ok = bool(data["warned"]) and data["first_limit_bytes"] == data["second_limit_bytes"]
     return {"ok": ok, "expect": "GpuOptionsIgnoredWarning and the first session's limit",
             **data}
+
+
+def _check_memory_stats(reserve):
+    """tf.contrib.memory_stats in the ``fraction_0.2`` reserve process."""
+    data = reserve["modes"]["fraction_0.2"]
+    stats = data["memory_stats"]
+    ok = (stats["bytes_limit"] == data["device_limit_bytes"]
+          and stats["max_bytes_in_use"] == data["tf_peak_bytes"])
+    return {"ok": ok, "expect": "BytesLimit = the session's device limit, MaxBytesInUse = "
+                                "get_memory_info's peak", **stats,
+            "device_limit_bytes": data["device_limit_bytes"],
+            "tf_peak_bytes": data["tf_peak_bytes"]}
 
 
 def _sweep_rows(path):
@@ -338,6 +359,7 @@ def _run_checks(folder):
         report["about"] = reserve.get("modes", {}).get("default", {}).get(
             "about", {"error": reserve.get("error", "no default-options process")})
         report["warning"] = _timed(_check_warning, reserve)
+        report["memory_stats"] = _timed(_check_memory_stats, reserve)
         report["sweep_fit"] = _timed(_check_sweep_fit, folder)
         report["prediction"] = _timed(_check_prediction, cpu_child, report["sweep_fit"])
     finally:
@@ -357,7 +379,7 @@ def _summary(report):
         print(f"tensorflow {about['tensorflow']}, built for {about['build']}, "
               f"GPUs {about['gpu_details']}")
     failed = []
-    for name in ("reserve", "warning", "sweep_fit", "prediction", "total"):
+    for name in ("reserve", "warning", "memory_stats", "sweep_fit", "prediction", "total"):
         check = report[name]
         print(f"{name}: {'ok' if check['ok'] else 'FAILED'}  ({check.get('expect', '')}) "
               f"{check['seconds']} s")
@@ -373,6 +395,11 @@ def _summary(report):
     if "warned" in warning:
         print(f"  warning: {warning['warned'][:1]}; limits {warning['first_limit_bytes']} "
               f"then {warning['second_limit_bytes']}")
+    stats = report["memory_stats"]
+    if "bytes_limit" in stats:
+        print(f"  memory_stats: BytesLimit {stats['bytes_limit']} B (device limit "
+              f"{stats['device_limit_bytes']} B), MaxBytesInUse {stats['max_bytes_in_use']} B "
+              f"(get_memory_info peak {stats['tf_peak_bytes']} B)")
     for part in ("sweep", "fit"):
         data = report["sweep_fit"].get(part)
         if data:

@@ -132,7 +132,9 @@ def test_one_run_puts_every_check_in_the_report_and_the_summary(monkeypatch, tmp
              "allow_growth": {**mode, "nvidia_smi_used_mib": 500, "reserved_mib": 490,
                               "warning": {"warned": ["ignored"], "first_limit_bytes": [1],
                                           "second_limit_bytes": [1]}},
-             "fraction_0.2": {**mode, "nvidia_smi_used_mib": 2000, "reserved_mib": 1990}}
+             "fraction_0.2": {**mode, "nvidia_smi_used_mib": 2000, "reserved_mib": 1990,
+                              "memory_stats": {"max_bytes_in_use": 4 << 20,
+                                               "bytes_limit": 1 << 30}}}
     monkeypatch.setattr(gpu_check, "_nvidia_smi", lambda *q: "NVIDIA H200, 1, 143771 MiB")
     monkeypatch.setattr(gpu_check, "_check_reserve", lambda: {"ok": True, "modes": modes})
     rows = [{"batch_size": str(gpu_check.BATCH), "device": "/device:GPU:0",
@@ -144,13 +146,19 @@ def test_one_run_puts_every_check_in_the_report_and_the_summary(monkeypatch, tmp
         {"devices": {"/device:CPU:0": {"peak_bytes": 900, "fed_bytes": 100}}}))
     report = gpu_check._run_checks(str(tmp_path))
     assert [k for k in report if isinstance(report[k], dict) and "ok" in report[k]] == [
-        "reserve", "warning", "sweep_fit", "prediction", "total"]
+        "reserve", "warning", "memory_stats", "sweep_fit", "prediction", "total"]
     assert report["warning"]["ok"] and report["prediction"]["ratio"] == 1.0
+    assert report["memory_stats"]["ok"]
     assert report["about"]["tensorflow"] == "2.21.0"
     assert report["total"]["ok"] and report["total"]["seconds"] < gpu_check.GOAL_SECONDS
     assert gpu_check._summary(report) == []
     out = capsys.readouterr().out
     assert "reserve allow_growth: 490 MiB held" in out and "answer: batch 7" in out
+    assert "memory_stats: BytesLimit 1073741824 B (device limit 1073741824 B)" in out
+    # BytesLimit reporting what the eager runtime would compute, not the session's
+    # limit, is a failed check
+    modes["fraction_0.2"]["memory_stats"]["bytes_limit"] = 80 << 30
+    assert not gpu_check._check_memory_stats({"modes": modes})["ok"]
     assert "total: ok  (the whole run within 240 s)" in out
 
 

@@ -1230,6 +1230,21 @@ CASES = {
             'unknown field : ValueError Protocol message ProjectorConfig has no "bogus" field.',
         ],
     ),
+    "contrib_memory_stats.py": dict(
+        args=[], exit_code=0,
+        lines=['Tensor("MaxBytesInUse:0", shape=(), dtype=int64)',
+               'Tensor("BytesInUse:0", shape=(), dtype=int64)',
+               'Tensor("BytesLimit:0", shape=(), dtype=int64)',
+               "names: ['BytesInUse', 'BytesLimit', 'MaxBytesInUse']",
+               "MaxBytesInUse_1 int64 ()",
+               "peak covers one activation: True", "in use within peak: True",
+               "limit above peak: True", "types: int64 int64"],
+        absent=["memory_stats unavailable"],
+        oracle=("TF 1.15.5's memory_stats ops had GPU kernels only: on this CPU machine the "
+                "first run of the graph raised InvalidArgumentError ('No OpKernel was "
+                "registered to support Op BytesInUse'), so it printed 'memory_stats "
+                "unavailable: InvalidArgumentError' after the first five lines (identical)"),
+    ),
     "contrib_tfprof.py": dict(
         args=["{tmpdir}"], exit_code=0,
         # TF 1.15.5's lines but two kinds: its profiler first printed "Parsing Inputs...",

@@ -198,8 +198,6 @@ REMOVED_CONTRIB = {
     "training": "tf.compat.v1.train (HParams: a dict, absl flags or keras_tuner)",
     "lookup": "tf.lookup",
     "tpu": "tf.distribute.TPUStrategy",
-    "memory_stats": "tf.config.experimental.get_memory_info('GPU:0') "
-                    "(peak and current bytes), or tf1mem's memory tools",
     "quantize": "the TensorFlow Model Optimization Toolkit (tfmot)",
     "graph_editor": "no replacement; rebuild the graph with tf.compat.v1 ops",
     "integrate": "TensorFlow Probability: tfp.math.ode",
@@ -448,6 +446,10 @@ CONTRIB_MODULES.update({
                   "hooks and InMemoryEvaluatorHook of tf.estimator.experimental (heads, "
                   "RNNClassifier, replicate_model_fn, SavedModelEstimator are not "
                   "provided)"),
+    "memory_stats": (_impl("memory_stats"),
+                     "tf1mem's re-implementation of BytesInUse, MaxBytesInUse and BytesLimit "
+                     "on tf.config.experimental.get_memory_info (on the GPU as in TF1, and on "
+                     "the CPU too, where TF1 failed)"),
     "image": ((_image_symbols,),
               "tf1mem's re-implementation of rotate, translate, transform and the "
               "projective-transform helpers on tf.raw_ops.ImageProjectiveTransformV3 "

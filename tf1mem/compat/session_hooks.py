@@ -88,6 +88,7 @@ class SessionHooks:
             config = hooks._config_for(config)
             original_init(self, target, graph, config)
             hooks._numbers[self] = next(hooks._counter)
+            hooks._note_devices(self)
 
         from tensorflow.core.protobuf import config_pb2
 
@@ -157,6 +158,12 @@ class SessionHooks:
         merged = config.merge_config(script_config, self._options, force=self._force)
         config.note_session_config(merged)
         return merged
+
+    @staticmethod
+    def _note_devices(session):
+        # The first local session creates the GPU allocators: keep their limits
+        # (tf.contrib.memory_stats.BytesLimit reads them).
+        config.note_session_devices(session)
 
     def _trace(self, session, fetches, feed_dict, options, run_metadata):
         """(session number, label) when this run is to be traced for memory, else None."""

@@ -18,7 +18,9 @@ Its modules:
   command's process and its children may run on, checked with the kernel.
 - :mod:`tf1mem.config.registry`: :func:`note_session_config`, a process-wide record
   that warns (:class:`GpuOptionsIgnoredWarning`) when a session asks for GPU options
-  that TensorFlow will silently ignore because GPU devices already exist.
+  that TensorFlow will silently ignore because GPU devices already exist, and
+  (:func:`note_session_devices`, :func:`gpu_memory_limit`) the GPU allocators'
+  limits as the session that created them reported them.
 
 Options, flags and environment variables: each option is a ``ConfigProto`` field
 (GPU ones under ``gpu_options``), a flag of every tf1mem command and an environment
@@ -80,7 +82,9 @@ from tf1mem.config.proto import (
 from tf1mem.config.registry import (
     GpuOptionsIgnoredWarning,
     eager_devices_initialized,
+    gpu_memory_limit,
     note_session_config,
+    note_session_devices,
     reset_registry,
 )
 
@@ -103,6 +107,8 @@ __all__ = [
     "gpu_available",
     "eager_devices_initialized",
     "note_session_config",
+    "note_session_devices",
+    "gpu_memory_limit",
     "reset_registry",
     "add_argparse_flags",
     "options_from_args",

@@ -25,7 +25,9 @@ from tf1mem.errors import ConfigError
 __all__ = [
     "GpuOptionsIgnoredWarning",
     "eager_devices_initialized",
+    "gpu_memory_limit",
     "note_session_config",
+    "note_session_devices",
     "reset_registry",
 ]
 
@@ -42,6 +44,7 @@ class _Registry:
         self.in_force = None  # dict of GPU option name -> value, once known
         self.source = None  # "the first session" or "TensorFlow's eager runtime"
         self.warned = set()
+        self.gpu_limits = None  # {"GPU:0": bytes} from the session that created them
 
 
 _REGISTRY = _Registry()
@@ -171,6 +174,71 @@ def _caller_stacklevel():
     return level if frame is not None else 2
 
 
+def note_session_devices(session):
+    """Records the GPU memory limits of the session that created the GPU devices.
+
+    Called by tf1mem's session hook after each local session is created. The first
+    session in the process creates the GPU devices and their allocators (unless an
+    eager op did before it); its ``list_devices()`` report each allocator's limit
+    (``memory_limit_bytes``, after ``per_process_gpu_memory_fraction``). Later
+    sessions' devices share those allocators but report limits computed afresh, so
+    only the first is kept. Nothing is recorded for a remote session (``target``
+    set) or where the eager runtime created the devices.
+    """
+    if getattr(session, "sess_str", "") or eager_devices_initialized_first():
+        return
+    with _REGISTRY.lock:
+        if _REGISTRY.gpu_limits is not None:
+            return
+        try:
+            devices = session.list_devices()
+        except Exception:  # pylint: disable=broad-except
+            return  # the limit stays unknown (BytesLimit says so); the session works
+        _REGISTRY.gpu_limits = {_short(d.name): int(d.memory_limit_bytes)
+                                for d in devices if d.device_type.upper() == "GPU"}
+
+
+def eager_devices_initialized_first():
+    """Whether TensorFlow's eager runtime, not a session, created the devices."""
+    with _REGISTRY.lock:
+        source = _REGISTRY.source
+    if source is not None:
+        return source.startswith("TensorFlow's eager runtime")
+    return bool(eager_devices_initialized())
+
+
+def gpu_memory_limit(device):
+    """The bytes the allocator of GPU ``device`` ("GPU:0") may hand out, or None.
+
+    The limit recorded by :func:`note_session_devices`; where the eager runtime
+    created the devices, its own device list's (the device that created the
+    allocator reports its limit). None where neither is known.
+    """
+    with _REGISTRY.lock:
+        limits = _REGISTRY.gpu_limits
+    if limits is not None:
+        return limits.get(device)
+    if not eager_devices_initialized_first():
+        return None
+    from tensorflow.python import pywrap_tfe
+    from tensorflow.python.client import pywrap_tf_session
+    from tensorflow.python.eager import context
+
+    devices = pywrap_tfe.TFE_ContextListDevices(context.context()._context_handle)
+    try:
+        for i in range(pywrap_tf_session.TF_DeviceListCount(devices)):
+            if _short(pywrap_tf_session.TF_DeviceListName(devices, i)) == device:
+                return int(pywrap_tf_session.TF_DeviceListMemoryBytes(devices, i))
+    finally:
+        pywrap_tfe.TF_DeleteDeviceList(devices)
+    return None
+
+
+def _short(name):
+    """``"/job:localhost/replica:0/task:0/device:GPU:0"`` -> ``"GPU:0"``."""
+    return name.rsplit("device:", 1)[-1]
+
+
 def reset_registry():
     """Forgets the recorded GPU options, warnings given and the GPU-presence cache.
 
@@ -180,4 +248,5 @@ def reset_registry():
         _REGISTRY.in_force = None
         _REGISTRY.source = None
         _REGISTRY.warned.clear()
+        _REGISTRY.gpu_limits = None
     proto.gpu_available.cache_clear()
