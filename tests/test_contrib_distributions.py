@@ -72,6 +72,15 @@ for label, build in [
         errors[label] = None
     except Exception as e:
         errors[label] = "%s: %s" % (type(e).__name__, e)
+with tf.Session() as sess:
+    out["pct_checked"] = float(sess.run(ds.percentile([1., 2., 3.], 50., validate_args=True)))
+    out["pct_unchecked"] = float(sess.run(ds.percentile([1., 2., 3.], 150.)))
+    for label, q in [("pct_high", 150.), ("pct_low", -1.)]:
+        try:
+            sess.run(ds.percentile([1., 2., 3.], q, validate_args=True))
+            errors[label] = None
+        except tf.errors.InvalidArgumentError as e:
+            errors[label] = "%s: %s" % (type(e).__name__, e.message)
 import tensorflow.contrib.distributions.bijectors as tfb
 out["tfb_is_the_module"] = tfb is ds.bijectors
 try:
@@ -142,6 +151,13 @@ def test_samples_have_the_moments_and_pass_gradients(got):
 
 
 @pytest.mark.slow
+def test_percentile_validate_args_passes_a_valid_q_unchanged(got):
+    assert got["pct_checked"] == 2.0
+    # without validate_args, TF 1.15 let q = 150 through: the index clips to the largest
+    assert got["pct_unchecked"] == 3.0
+
+
+@pytest.mark.slow
 def test_mixture_same_family_uses_its_seed(got):
     assert got["mix1"] == got["mix2"]
     assert got["mix1"] != got["mix_other"]
@@ -163,5 +179,10 @@ def test_refusals_name_the_value_and_what_to_do(got):
         assert errors[label].startswith("RemovedAttributeError") and "tfp.bijectors" in \
             errors[label] and "Exp" in errors[label]
     assert got["tfb_is_the_module"] is True
+    # validate_args: q outside [0, 100] fails the run, naming the bound
+    assert errors["pct_high"].startswith("InvalidArgumentError") and \
+        "q must be at most 100" in errors["pct_high"]
+    assert errors["pct_low"].startswith("InvalidArgumentError") and \
+        "q must be at least 0" in errors["pct_low"]
     assert errors["vector_base_override"].startswith("ValueError") and \
         "scalar base distribution" in errors["vector_base_override"]

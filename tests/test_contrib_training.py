@@ -10,9 +10,30 @@ from tf1mem.compat.contrib_impl import training
 
 def test_bucketing_is_provided_not_removed():
     assert "training.bucket_by_sequence_length" not in contrib.REMOVED_SYMBOLS
+    assert "training.bucket" not in contrib.REMOVED_SYMBOLS
+    assert "bucket_by_sequence_length" in contrib.CONTRIB_MODULES["training"][1]
+
+
+@pytest.mark.slow
+def test_bucket_resolves_and_builds_a_cond_only_for_a_tensor_keep_input():
+    # (imports TensorFlow: slow tier) the default keep_input=True enqueues every example
+    # without a tf.cond in the graph; a tensor keep_input decides per example.
+    from tf1mem._tf import v1
+
     extras = contrib._training_extras()
     assert extras["bucket_by_sequence_length"] is training.bucket_by_sequence_length
     assert extras["bucket"] is training.bucket
+    tf = v1()
+
+    def cond_ops(keep_input):
+        graph = tf.Graph()
+        with graph.as_default():
+            training.bucket([tf.constant([1.0, 2.0])], 0, 2, 2, keep_input=keep_input())
+        return [op.type for op in graph.get_operations()
+                if op.type in ("Switch", "Merge", "If", "StatelessIf")]
+
+    assert cond_ops(lambda: True) == []
+    assert cond_ops(lambda: tf.constant(True)) != []
 
 
 @pytest.mark.parametrize("kwargs, error, needle", [

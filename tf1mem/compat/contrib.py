@@ -669,6 +669,12 @@ def make_composite(fullname, contrib_name):
     module = types.ModuleType(fullname, f"tf.contrib.{contrib_name} under tf1mem: {note}.")
 
     def __getattr__(name):
+        if name == "__all__":
+            # `from tensorflow.contrib.rnn import *` reads __all__ (else only the names
+            # already used would be in __dict__): every public name a source offers.
+            value = [n for n in __dir__() if not n.startswith("_")]
+            module.__dict__[name] = value
+            return value
         if name.startswith("__"):
             raise AttributeError(name)
         try:

@@ -236,6 +236,15 @@ def _sampling_probability(value):
     return prob
 
 
+def _coins(probability, batch_size, outputs, seed, dtype):
+    """One Bernoulli(``probability``) draw per batch entry, made after ``outputs`` exist:
+    so a decoder's steps draw in order and a seeded run repeats."""
+    tf = _v1()
+    coins = tf.distributions.Bernoulli(probs=probability, dtype=dtype)
+    with tf.control_dependencies(tf.nest.flatten(outputs)):
+        return coins.sample(sample_shape=batch_size, seed=seed)
+
+
 class ScheduledEmbeddingTrainingHelper(TrainingHelper):
     """Scheduled sampling (Bengio et al. 2015): each step, with ``sampling_probability``
     per batch entry, the next input is the embedding of an id sampled from the step's
@@ -267,11 +276,8 @@ class ScheduledEmbeddingTrainingHelper(TrainingHelper):
         tf = _v1()
         with tf.name_scope(name, "ScheduledEmbeddingTrainingHelperSample",
                            [time, outputs, state]):
-            coins = tf.distributions.Bernoulli(probs=self._sampling_probability,
-                                               dtype=tf.bool)
-            with tf.control_dependencies(tf.nest.flatten(outputs)):
-                chosen = coins.sample(sample_shape=self.batch_size,
-                                      seed=self._scheduling_seed)
+            chosen = _coins(self._sampling_probability, self.batch_size, outputs,
+                            self._scheduling_seed, tf.bool)
             drawn = tf.distributions.Categorical(logits=outputs).sample(seed=self._seed)
             return tf.where(chosen, drawn, tf.fill([self.batch_size], -1))
 
@@ -327,9 +333,8 @@ class ScheduledOutputTrainingHelper(TrainingHelper):
         tf = _v1()
         with tf.name_scope(name, "ScheduledOutputTrainingHelperSample",
                            [time, outputs, state]):
-            coins = tf.distributions.Bernoulli(probs=self._sampling_probability)
-            with tf.control_dependencies(tf.nest.flatten(outputs)):
-                return coins.sample(sample_shape=self.batch_size, seed=self._seed)
+            return _coins(self._sampling_probability, self.batch_size, outputs, self._seed,
+                          tf.int32)
 
     def next_inputs(self, time, outputs, state, sample_ids, name=None):
         tf = _v1()

@@ -79,6 +79,7 @@ def bucket(tensors, which_bucket, batch_size, num_buckets, num_threads=1, capaci
             raise TypeError("bucket: SparseTensor examples are not supported by tf1mem; "
                             "densify them (tf.sparse.to_dense) first")
         which_bucket = tf.convert_to_tensor(which_bucket, dtype=tf.int32, name="which_bucket")
+        always = keep_input is True  # the default: no cond in the graph
         keep_input = tf.convert_to_tensor(keep_input, dtype=tf.bool, name="keep_input")
         if keep_input.shape.ndims not in (0, None):
             raise ValueError(f"bucket: keep_input must be a scalar bool (one example at a "
@@ -103,7 +104,8 @@ def bucket(tensors, which_bucket, batch_size, num_buckets, num_threads=1, capaci
             shared_name=shared_name, name="top_queue")
 
         selected = v1.QueueBase.from_list(which_bucket, buckets)
-        enqueue = tf.cond(keep_input, lambda: selected.enqueue(flat), tf.no_op)
+        enqueue = selected.enqueue(flat) if always else \
+            tf.cond(keep_input, lambda: selected.enqueue(flat), tf.no_op)
         close_buckets = tf.group(*[q.close() for q in buckets])
         cancel_buckets = tf.group(*[q.close(cancel_pending_enqueues=True) for q in buckets])
         # As TF 1.15: the batches' runner first, filed under bucket 0, then the examples'
