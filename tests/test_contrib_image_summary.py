@@ -31,8 +31,11 @@ def test_summary_has_tf115s_names_not_v1_summary():
 def test_image_table_names_what_is_not_provided():
     image = _module("image")
     assert image.rotate is contrib_image.rotate
-    with pytest.raises(contrib.RemovedAttributeError, match="dense_image_warp"):
-        image.dense_image_warp
+    from tf1mem.compat.contrib_impl import sampling
+
+    assert image.dense_image_warp is sampling.dense_image_warp
+    with pytest.raises(contrib.RemovedAttributeError, match="sparse_image_warp"):
+        image.sparse_image_warp
     assert contrib.ranked_table()[[r[1] for r in contrib.ranked_table()].index("image")][3] \
         == "re-implemented"
 

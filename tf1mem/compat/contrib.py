@@ -452,9 +452,12 @@ CONTRIB_MODULES.update({
                      "the CPU too, where TF1 failed)"),
     "image": ((_image_symbols,),
               "tf1mem's re-implementation of rotate, translate, transform and the "
-              "projective-transform helpers on tf.raw_ops.ImageProjectiveTransformV3 "
-              "(connected_components, dense_image_warp, sparse_image_warp, "
+              "projective-transform helpers on tf.raw_ops.ImageProjectiveTransformV3, "
+              "and of dense_image_warp (connected_components, sparse_image_warp, "
               "interpolate_spline, bipartite_match are not provided)"),
+    "resampler": (_impl("resampler"),
+                  "tf1mem's re-implementation of resampler (bilinear sampling, zero "
+                  "outside the image) on TF ops, with TensorFlow's own gradients"),
 })
 REMOVED_CONTRIB.update({
     "opt": "tf.keras.optimizers (AdamW, Nadam, Adamax, Lion ...) in TF 2 code; in TF1 code "
@@ -467,7 +470,6 @@ REMOVED_CONTRIB.update({
     "tensorboard": "pip install tensorboard, then tensorboard.plugins.projector "
                    "(visualize_embeddings, ProjectorConfig)",
     "tfprof": "tf.compat.v1.profiler (profile, ProfileOptionBuilder)",
-    "resampler": "tensorflow_addons.image.resampler",
     "ctc": "tf.compat.v1.nn.ctc_loss / ctc_beam_search_decoder / ctc_greedy_decoder",
 })
 for _name in CONTRIB_MODULES:
@@ -491,7 +493,6 @@ REMOVED_SYMBOLS.update({
     "training.stratified_sample": "tf.data.experimental.rejection_resample",
     "image.connected_components": "scipy.ndimage.label on the evaluated array, or "
                                   "tensorflow_addons.image.connected_components",
-    "image.dense_image_warp": "tensorflow_addons.image.dense_image_warp",
     "image.sparse_image_warp": "tensorflow_addons.image.sparse_image_warp",
     "image.interpolate_spline": "tensorflow_addons.image.interpolate_spline",
     "image.bipartite_match": "scipy.optimize.linear_sum_assignment",

@@ -7,15 +7,15 @@ of it, with ``fill_mode="CONSTANT"`` and ``fill_value=0`` (TF 1.15's zeros):
 ``transform``, ``rotate``, ``translate`` and the transform helpers
 (``angles_to_projective_transforms``, ``translations_to_projective_transforms``,
 ``compose_transforms``, ``flat_transforms_to_matrices``,
-``matrices_to_flat_transforms``).
+``matrices_to_flat_transforms``); ``dense_image_warp`` comes from
+:mod:`tf1mem.compat.contrib_impl.sampling`.
 
 Guarantees: images of rank 2 (HW), 3 (HWC) or 4 (NHWC) come back with the rank and
 dtype they had; a transform is one ``[8]`` vector or one per image (``[N, 8]``);
 results equal TF 1.15.5's to 1e-6 (corpus script ``contrib_image.py``). An
 interpolation other than NEAREST / BILINEAR is a ValueError when the op is built
 (TF 1.15's kernel aborted the process). Not provided (named removed by
-:mod:`tf1mem.compat.contrib`): ``connected_components``, ``dense_image_warp``,
-``interpolate_spline``, ``sparse_image_warp``, ``image_projective_transform``'s
+:mod:`tf1mem.compat.contrib`): ``connected_components``, ``interpolate_spline``, ``sparse_image_warp``, ``image_projective_transform``'s
 gradient-free aliases, ``single_image_random_dot_stereograms``, the ``*_distance``
 and ``bipartite_match`` ops. Nothing here imports TensorFlow at import time.
 """
@@ -182,7 +182,10 @@ def symbols():
         transform, rotate, translate, angles_to_projective_transforms,
         translations_to_projective_transforms, compose_transforms,
         flat_transforms_to_matrices, matrices_to_flat_transforms)}
-    for name in ("connected_components", "dense_image_warp", "interpolate_spline",
+    from tf1mem.compat.contrib_impl.sampling import dense_image_warp
+
+    table["dense_image_warp"] = dense_image_warp
+    for name in ("connected_components", "interpolate_spline",
                  "sparse_image_warp", "bipartite_match", "single_image_random_dot_stereograms"):
         table[name] = None
     return table
