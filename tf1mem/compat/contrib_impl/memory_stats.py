@@ -21,6 +21,11 @@ runs, ``tf.config.experimental.get_memory_info`` for the device the op was built
   ``TF_CPU_BFC_MEM_LIMIT_IN_MB`` limit with ``TF_CPU_ALLOCATOR_USE_BFC=1``, otherwise
   the machine's memory as the kernel reports it, capped by the process's cgroup limit.
 
+A ``py_func`` runs in the Python process that built it: placed on a remote worker
+(``/job:worker/task:1`` served by another process) the run fails there with TF's
+"callback ... not found" error, where TF1's op read that worker's GPU. Read such a
+worker's memory in its own process, or with ``python -m tf1mem.memory``.
+
 Unlike TF1, the ops also work on the CPU, wherever TensorFlow's CPU allocator keeps
 statistics (the x86 default, oneDNN's, does; so does the BFC allocator). Where the
 allocator keeps none, running the op raises ``InvalidArgumentError`` (the class TF1
