@@ -23,7 +23,7 @@ runs, ``tf.config.experimental.get_memory_info`` for the device the op was built
 
 A ``py_func`` runs in the Python process that built it: placed on a remote worker
 (``/job:worker/task:1`` served by another process) the run fails there with TF's
-"callback ... not found" error, where TF1's op read that worker's GPU. Read such a
+"Could not find callback" error, where TF1's op read that worker's GPU. Read such a
 worker's memory in its own process, or with ``python -m tf1mem.memory``.
 
 Unlike TF1, the ops also work on the CPU, wherever TensorFlow's CPU allocator keeps
