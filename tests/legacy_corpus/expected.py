@@ -1299,6 +1299,25 @@ CASES = {
             'grad image sum: 120.8596',
         ],
     ),
+    "graph_seed_only.py": dict(
+        args=[], exit_code=0,
+        # every line, exactly as TF 1.15.5 printed it: the op seeds TF1 derived from the
+        # graph's op count, and the numbers drawn with them
+        lines=[
+            'seeds: [3, 9, 19, 29, 38, 48, 58, 76, 92, 95]',
+            'noise: [-0.67086  0.22357  0.79727]',
+            'embedding: [0.30954 0.53644 0.18752 0.83116]',
+            'scaled: [ 0.0659  -0.51279]',
+            'weights: [ 0.02734 -0.01754  0.11465  0.03071 -0.02976  0.0789 ]',
+            'w: [0.2525  0.02383 0.44814 0.22667 0.50252 0.68138]',
+            'b: [ 0.07401 -0.12315]',
+            'dense kernel: [-0.72898 -0.77739  0.47838 -0.15786  0.59825 -0.58074 -0.03392 -0.36034',
+            ' -0.43307 -0.14318  0.07155 -0.521  ]',
+            'dropped: [0.      0.      1.03204 0.      0.      0.      0.      0.     ]',
+            'shuffled: [1 0 4 2 5 3]',
+            'drawn: [[2 1 2 1 0]]',
+        ],
+    ),
     "contrib_tfprof.py": dict(
         args=["{tmpdir}"], exit_code=0,
         # TF 1.15.5's lines but two kinds: its profiler first printed "Parsing Inputs...",

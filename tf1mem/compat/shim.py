@@ -34,6 +34,9 @@ While installed:
   gets :class:`tf1mem.compat.legacy_numpy.LegacyNumPy`: NumPy with the names NumPy 2
   removed (``np.float``, ``np.asscalar``, ``np.reshape(newshape=)`` ...) as NumPy 1.18
   had them; the real ``numpy`` module, which libraries see, is never changed.
+- a random op with a graph seed and no op seed of its own takes TF 1.15's op seed
+  (the graph's op count; TF 2.21 counts calls instead), so ``tf.set_random_seed(N)``
+  draws TF1's numbers (:mod:`tf1mem.compat.op_seeds`).
 - TF 2 behaviour is disabled (graph mode, as in TF 1.x); a script may still call
   ``tf.enable_eager_execution()`` first thing, as in TF 1.x.
 - ``TF_USE_LEGACY_KERAS=1`` is set, so ``tf.layers`` and tf-slim layers work with
@@ -908,6 +911,9 @@ def _activate(state):
 
             _disable_v2(state)
             _install_internal_aliases(state)
+            from tf1mem.compat import op_seeds
+
+            state.undo.append(op_seeds.install())
             _install_finder(state)
             state.proxy = _TF1Module(real_tf)
             from tf1mem.compat import session_hooks

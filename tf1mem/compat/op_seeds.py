@@ -1,0 +1,139 @@
+"""TF 1.15's implicit op seeds: ``tf.set_random_seed(N)`` gives the values TF1 gave.
+
+A random op built with a graph seed but no seed of its own takes an op seed from
+``random_seed.get_seed``. TF 1.15 used the graph's op count at that moment
+(``graph._last_id``, which TF 2.21's ``graph.version`` still is); TF 2.21 counts the
+calls per graph (0, 1, 2, ...). So a TF1 script that seeds only its graph (the usual
+way) drew other numbers on TF 2.21: ``tf.set_random_seed(1); tf.random_normal([3])``
+gave ``[-0.6709, 0.2236, 0.7973]`` on TF 1.15.5 and ``[0.3052, 0.5671, 0.4185]`` on
+TF 2.21.
+
+The op count itself must also be TF1's. TF 2.21's ``random_uniform`` takes a short
+cut for a float draw with the default bounds (``minval=0``, ``maxval=None``, Python
+ints): no ``min`` / ``max`` constants and no ``sub`` / ``mul`` / ``add``, where TF 1.15
+always built all five. Every seed drawn after such a call (``tf.Variable(
+tf.random_uniform(shape))`` is one) was then 5 lower than TF1's. Passing such bounds
+as floats makes TF's general path build TF1's ops; the values are the same
+(``x * (1 - 0) + 0`` is ``x``), and the result is again named ``random_uniform``.
+Likewise ``tf.nn.dropout``: TF 2.21's builds another graph (``SelectV2`` of the scaled
+input, 3 ops fewer, the draw one op later), so the v1 name gets TF 1.15's op sequence
+back (rate, noise shape, draw, ``1 - rate``, its inverse, mask, ``x * scale * mask``):
+the same kept units as TF1 and the same op count after it.
+
+:func:`install` (called by :func:`tf1mem.compat.shim.install`) wraps
+``random_seed.get_seed`` and ``random_ops.random_uniform`` where TF's code looks them
+up (on those modules, at each call) and where the TF1 API names them
+(``tf.compat.v1.get_seed``, ``tf.compat.v1.random_uniform``, ...). In graph mode with
+a graph seed and no op seed, the op seed is the graph's op count, as TF 1.15 did;
+everything else (eager mode, explicit op seeds, no graph seed) goes to TF's own
+function unchanged. The callable it returns puts the originals back. Checked against
+TF 1.15.5 by the corpus script ``graph_seed_only.py``.
+"""
+
+__all__ = ["install"]
+
+
+def install():
+    """Wraps ``get_seed`` and ``random_uniform``; returns a function that undoes it."""
+    from tensorflow.python.eager import context
+    from tensorflow.python.framework import ops, random_seed
+    from tensorflow.python.ops import random_ops
+
+    import tensorflow as tf
+
+    original_get_seed = random_seed.get_seed
+    original_uniform = random_ops.random_uniform
+
+    def get_seed(op_seed):
+        if op_seed is None and not context.executing_eagerly():
+            graph = ops.get_default_graph()
+            if graph.seed is not None:
+                if hasattr(graph, "_seed_used"):  # what TF's own get_seed notes
+                    graph._seed_used = True  # pylint: disable=protected-access
+                op_seed = graph.version  # TF1's graph._last_id
+        return original_get_seed(op_seed)
+
+    def random_uniform(shape, minval=0, maxval=None, dtype=tf.float32, seed=None,
+                       name=None):
+        if tf.as_dtype(dtype).is_floating:
+            if _python_int(minval):
+                minval = float(minval)
+            if maxval is None:
+                maxval = 1.0
+            elif _python_int(maxval):
+                maxval = float(maxval)
+        return original_uniform(shape, minval, maxval, dtype, seed, name)
+
+    original_dropout = tf.compat.v1.nn.dropout
+
+    def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+        if context.executing_eagerly():
+            return original_dropout(x, keep_prob=keep_prob, noise_shape=noise_shape,
+                                    seed=seed, name=name, rate=rate)
+        return _tf1_dropout(x, keep_prob, noise_shape, seed, name, rate)
+
+    patched = []
+    for wrapper, wrapped, homes in (
+            (dropout, original_dropout, [(tf.compat.v1.nn, "dropout")]),
+            (get_seed, original_get_seed,
+             [(random_seed, "get_seed"), (tf.compat.v1, "get_seed"),
+              (tf.compat.v1.random, "get_seed")]),
+            (random_uniform, original_uniform,
+             [(random_ops, "random_uniform"), (tf.compat.v1, "random_uniform"),
+              (tf.compat.v1.random, "uniform")])):
+        wrapper.__doc__ = wrapped.__doc__
+        wrapper.__wrapped__ = wrapped
+        for module, name in homes:
+            if module.__dict__.get(name) is wrapped:
+                setattr(module, name, wrapper)
+                patched.append((module, name, wrapper, wrapped))
+
+    def undo():
+        for module, name, wrapper, wrapped in patched:
+            if module.__dict__.get(name) is wrapper:
+                setattr(module, name, wrapped)
+
+    return undo
+
+
+def _tf1_dropout(x, keep_prob, noise_shape, seed, name, rate):
+    """TF 1.15's v1 ``tf.nn.dropout``, op for op."""
+    import numbers
+
+    import tensorflow as tf
+    from tensorflow.python.ops import nn_ops, random_ops
+
+    if keep_prob is not None and rate is not None:
+        raise ValueError("tf.nn.dropout: give keep_prob or rate, not both (keep_prob is "
+                         "TF1's, rate = 1 - keep_prob TF 2's)")
+    if keep_prob is not None:
+        try:
+            rate = 1. - keep_prob
+        except TypeError as exc:
+            raise ValueError(f"tf.nn.dropout: keep_prob must be a float or a scalar float "
+                             f"tensor; got {keep_prob!r}") from exc
+    if rate is None:
+        raise ValueError("tf.nn.dropout: give keep_prob (the fraction of units kept)")
+    with tf.compat.v1.name_scope(name, "dropout", [x]):
+        x = tf.convert_to_tensor(x, name="x")
+        if not x.dtype.is_floating:
+            raise ValueError(f"tf.nn.dropout: x has to be a floating point tensor, since "
+                             f"it is going to be scaled; got a {x.dtype.name} tensor")
+        if isinstance(rate, numbers.Real):
+            if not 0 <= rate < 1:
+                raise ValueError(f"tf.nn.dropout: rate must be a scalar tensor or a float "
+                                 f"in the range [0, 1), got {rate:g} (keep_prob "
+                                 f"{1 - rate:g}: use a keep_prob in (0, 1])")
+            if rate == 0:
+                return x
+        rate = tf.convert_to_tensor(rate, dtype=x.dtype, name="rate")
+        rate.shape.assert_is_compatible_with(tf.TensorShape([]))
+        noise_shape = nn_ops._get_noise_shape(x, noise_shape)  # pylint: disable=protected-access
+        draw = random_ops.random_uniform(noise_shape, seed=seed, dtype=x.dtype)
+        scale = 1 / (1 - rate)
+        keep = draw >= rate
+        return x * scale * tf.cast(keep, x.dtype)
+
+
+def _python_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
