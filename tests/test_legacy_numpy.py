@@ -151,3 +151,29 @@ def test_flag_parses():
 
     assert run.parse_args([__file__]).numpy_compat is True
     assert run.parse_args(["--no-numpy-compat", __file__]).numpy_compat is False
+
+
+def test_fromstring_reads_bytes_as_numpy_1_did(np_legacy, capsys):
+    # Values as /work/oracle (NumPy 1.18.5) gave them: a writable copy; a str's UTF-8 bytes.
+    got = np_legacy.fromstring(b"\x01\x00\x02\x00", dtype=numpy.int16)
+    assert got.tolist() == [1, 2] and got.flags.writeable
+    got[0] = 7  # a copy, not a view of the bytes
+    assert np_legacy.fromstring(b"\x01\x00\x02\x00", dtype=numpy.int16, count=1).tolist() == [1]
+    assert np_legacy.fromstring("a\xe9\u20ac", dtype=numpy.uint8).tolist() == [
+        97, 195, 169, 226, 130, 172]
+    assert np_legacy.fromstring("1 2 3", dtype=int, sep=" ").tolist() == [1, 2, 3]
+    err = capsys.readouterr().err
+    assert err.count("np.fromstring's binary mode") == 1 and "np.frombuffer" in err
+    assert numpy.fromstring is not np_legacy.fromstring  # the real module is unchanged
+
+
+def test_print_legacy_shows_numpy_1_scalars_and_is_undone():
+    before = numpy.get_printoptions()["legacy"]
+    restore = legacy_numpy.install_print_legacy()
+    try:
+        assert repr([numpy.float32(0.25), numpy.int64(3)]) == "[0.25, 3]"
+        assert repr({"loss": numpy.float64(1.5)}) == "{'loss': 1.5}"
+    finally:
+        restore()
+    assert numpy.get_printoptions()["legacy"] == before
+    assert repr(numpy.float32(0.25)) == "np.float32(0.25)"

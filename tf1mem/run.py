@@ -67,6 +67,9 @@ class RunOptions:
         out-of-memory (costs time on every run; implied by ``memory_report``).
       numpy_compat: the script and its own modules get NumPy 1.x's removed names
         (:mod:`tf1mem.compat.legacy_numpy`); ``--no-numpy-compat`` turns it off.
+      python_compat: the script and its own modules get the standard-library names
+        Python 3.7 had and Python removed since (:mod:`tf1mem.compat.legacy_python`);
+        ``--no-python-compat`` turns it off.
       cpus: CPU numbers the runner, the script and its children are pinned to
         (``--cpus`` / ``TF1MEM_CPUS``, :mod:`tf1mem.config.affinity`), or None.
     """
@@ -80,6 +83,7 @@ class RunOptions:
     seed: Optional[int] = None
     allow_remote: bool = False
     numpy_compat: bool = True
+    python_compat: bool = True
     memory_report: Optional[str] = None
     oom_tensors: bool = False
     cpus: Optional[Tuple[int, ...]] = None
@@ -118,6 +122,10 @@ def _parser():
     parser.add_argument("--no-numpy-compat", dest="numpy_compat", action="store_false",
                         help="give the script NumPy as installed: no np.float, np.int, "
                              "np.asscalar, np.reshape(newshape=) ... of NumPy 1.x")
+    parser.add_argument("--no-python-compat", dest="python_compat", action="store_false",
+                        help="give the script the standard library as installed: no "
+                             "inspect.getargspec, time.clock, collections.Iterable ... of "
+                             "Python 3.7")
     parser.add_argument("--cpus", metavar="LIST",
                         help="run the script, and what it starts, on these CPUs only, as "
                              "taskset -c LIST would (e.g. 0 or 0-3,6; env TF1MEM_CPUS): on a "
@@ -201,7 +209,7 @@ def parse_args(argv):
         session=None if session == config.SessionOptions() else session,
         force_config=ns.force_config, placement_report=ns.placement_report, seed=ns.seed,
         allow_remote=ns.allow_remote, numpy_compat=ns.numpy_compat,
-        memory_report=ns.memory_report, oom_tensors=ns.oom_tensors, cpus=cpus)
+        python_compat=ns.python_compat, memory_report=ns.memory_report, oom_tensors=ns.oom_tensors, cpus=cpus)
 
 
 def _keep_servers_on_loopback(opts, argv):

@@ -353,12 +353,33 @@ CASES = {
                "constants: True True True", "reshape: (2, 2, 3) (3, 4)",
                "product: 12 [1, 2, 6]", "alltrue: False True",
                "in1d: [False, True, False, True]", "round_: 2.68 asfarray: float64",
-               "asscalar: 66.0 float", "tf dtype: float32 int64"],
+               "run list: [66.0, 3]", "asscalar: 66.0 float", "tf dtype: float32 int64",
+               "metrics: {'loss': 0.25, 'global_step': 3}", "fromstring: [1 2] [1 2 3]"],
         # One note per legacy name, naming it and what to write instead.
         stderr=[r"tf1mem: np\.float was removed in NumPy 1\.24.*Write float instead",
                 r"tf1mem: np\.asscalar was removed.*Write a\.item\(\) instead",
                 r"tf1mem: np\.reshape\(\.\.\., newshape=\).*shape=",
+                r"tf1mem: np\.fromstring's binary mode.*np\.frombuffer",
                 r"(?s)\A(?!.*np\.float was.*np\.float was)"],
+    ),
+    "legacy_stdlib.py": dict(
+        args=[], exit_code=0,
+        # every line, exactly as TF 1.15.5 (Python 3.7) printed it
+        lines=[
+            "argspec: ['units', 'activation', 'name'] extra options (None, 'dense')",
+            "kwargs known: ['activation']",
+            'total: 45 clock is cpu seconds: True',
+            'iterable: True True True False',
+            'gcd: -4 4 7',
+            "b64: b'iVBORw==\\n' b'\\x89PNG'",
+            'escape: &lt;b class="x"&gt;&amp;&lt;/b&gt; &quot;q&quot;',
+            "voc: [('dog', 48)]",
+        ],
+        # one note per legacy name, naming what to write instead
+        stderr=[r"tf1mem: inspect\.getargspec was removed in Python 3\.11.*getfullargspec",
+                r"tf1mem: time\.clock was removed in Python 3\.8",
+                r"tf1mem: collections\.Iterable was removed in Python 3\.10.*collections\.abc",
+                r"(?s)\A(?!.*time\.clock was.*time\.clock was)"],
     ),
     "contrib_hparams.py": dict(
         # Every line TF 1.15.5 printed: values, JSON, the parse/cast errors' texts.

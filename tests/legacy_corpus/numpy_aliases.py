@@ -1,5 +1,6 @@
 """NumPy as 2017-2019 TF1 code used it: np.float/np.int/np.bool dtypes, np.asscalar,
-np.reshape(newshape=), np.product, np.NaN/np.Inf, np.float_, np.alltrue, np.in1d."""
+np.reshape(newshape=), np.product, np.NaN/np.Inf, np.float_, np.alltrue, np.in1d,
+np.fromstring's binary mode; NumPy scalars printed in a list and a dict."""
 from __future__ import print_function
 
 import numpy as np
@@ -28,5 +29,9 @@ x = tf.placeholder(tf.float32, [None, 2, 3])
 total = tf.reduce_sum(x)
 with tf.Session() as sess:
     value = sess.run(total, feed_dict={x: batch})
+    print("run list:", sess.run([total, tf.constant(3, tf.int64)], feed_dict={x: batch}))
 print("asscalar:", np.asscalar(np.array([value])), type(np.asscalar(np.float32(2.5))).__name__)
 print("tf dtype:", tf.as_dtype(np.float).name, tf.constant(labels).dtype.name)
+print("metrics:", {"loss": np.float32(0.25), "global_step": np.int64(3)})
+print("fromstring:", np.fromstring(b"\x01\x00\x02\x00", dtype=np.int16),
+      np.fromstring("1 2 3", dtype=np.int, sep=" "))

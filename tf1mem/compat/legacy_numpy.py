@@ -14,7 +14,10 @@ third-party libraries see NumPy exactly as installed, and user code gets the sam
 functions, types and arrays (``np.ndarray is numpy.ndarray``).
 
 Each legacy name, the first time user code uses it, prints one note to stderr
-that names it and what to write instead. Not provided: methods of ``ndarray``
+that names it and what to write instead. ``np.fromstring``'s binary mode
+(``sep=""``, deprecated since NumPy 1.14 and an error in 2.4) reads bytes as NumPy 1.x did; with
+:func:`install_print_legacy` NumPy scalars print as ``1.5``, not ``np.float32(1.5)``.
+Not provided: methods of ``ndarray``
 that NumPy removed (``a.tostring()``: use ``a.tobytes()``), since a method of a C
 type cannot change for some callers only; and ``np.find_common_type``, whose
 rules have no exact modern equivalent (use ``np.result_type``).
@@ -27,7 +30,8 @@ import sys
 import threading
 import types
 
-__all__ = ["ALIASES", "LegacyNumPy", "make_module", "noted_names"]
+__all__ = ["ALIASES", "BEHAVIOURS", "LegacyNumPy", "install_print_legacy", "make_module",
+           "noted_names"]
 
 
 def _np():
@@ -154,6 +158,29 @@ ALIASES = {
 # Functions whose removed keywords user code still passes: name -> {keyword: new}.
 KEYWORDS = {"reshape": {"newshape": "shape"}}
 
+
+def _fromstring(real):
+    def fromstring(string, dtype=float, count=-1, *, sep="", **kwargs):
+        """NumPy 1.x's ``np.fromstring``: with ``sep=""`` (the default) the bytes of
+        ``string`` as an array of ``dtype`` (a copy), as ``np.frombuffer(...).copy()``."""
+        if sep != "":
+            return real(string, dtype, count, sep=sep, **kwargs)
+        _note("fromstring", "np.fromstring's binary mode (sep='') is gone from NumPy 2.4 "
+                            "(deprecated since 1.14); tf1mem reads the bytes as NumPy 1.x "
+                            "did. Write "
+                            "np.frombuffer(data, dtype).copy() instead.")
+        if isinstance(string, str):
+            string = string.encode("utf-8")  # NumPy 1.18 read a str's UTF-8 bytes
+        return _np().frombuffer(string, dtype, count).copy()
+
+    fromstring.__wrapped__ = real
+    return fromstring
+
+
+# Functions NumPy 2 still has but with a behaviour TF1 code relied on removed:
+# name -> wrapper factory taking the real function.
+BEHAVIOURS = {"fromstring": _fromstring}
+
 _LOCK = threading.Lock()
 _NOTED = set()  # names noted in this process (one note each)
 
@@ -224,6 +251,8 @@ class LegacyNumPy(types.ModuleType):
                         f"NumPy 1.18 had it{shown}. Write {instead} instead.")
         elif name in KEYWORDS:
             value = _with_old_keywords(name, getattr(real, name), KEYWORDS[name])
+        elif name in BEHAVIOURS:
+            value = BEHAVIOURS[name](getattr(real, name))
         else:
             return getattr(real, name)
         self.__dict__[name] = value  # later reads are plain dict hits
@@ -237,6 +266,26 @@ class LegacyNumPy(types.ModuleType):
 
     def __dir__(self):
         return sorted(set(dir(self.__dict__["_tf1mem_real"])) | set(ALIASES))
+
+
+def install_print_legacy():
+    """Prints NumPy scalars as NumPy 1.x did (``1.5``, not ``np.float32(1.5)``).
+
+    NumPy 2 writes a scalar's type into its repr, so a TF1 script's
+    ``print(sess.run([loss, step]))`` printed ``[np.float32(0.25), np.int64(3)]`` where
+    TF 1.15 printed ``[0.25, 3]``. NumPy's own ``legacy="1.25"`` print option restores
+    the old reprs (and nothing else NumPy 2 changed in printing). Print options are
+    process state (per thread, in NumPy 2): called by the shim's install when it gives
+    user code this module's NumPy; returns a function that restores the option.
+    """
+    np = _np()
+    before = np.get_printoptions()["legacy"]
+    np.set_printoptions(legacy="1.25")
+
+    def restore():
+        np.set_printoptions(legacy=before)
+
+    return restore
 
 
 def make_module():

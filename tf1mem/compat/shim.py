@@ -33,10 +33,17 @@ While installed:
 - with ``numpy_compat=True`` (the runner's default), user code's ``import numpy``
   gets :class:`tf1mem.compat.legacy_numpy.LegacyNumPy`: NumPy with the names NumPy 2
   removed (``np.float``, ``np.asscalar``, ``np.reshape(newshape=)`` ...) as NumPy 1.18
-  had them; the real ``numpy`` module, which libraries see, is never changed.
+  had them; the real ``numpy`` module, which libraries see, is never changed. NumPy's
+  print option ``legacy="1.25"`` is set (process state, put back by uninstall), so
+  NumPy scalars print as ``0.5``, as under TF 1.15, not ``np.float32(0.5)``.
 - a random op with a graph seed and no op seed of its own takes TF 1.15's op seed
   (the graph's op count; TF 2.21 counts calls instead), so ``tf.set_random_seed(N)``
   draws TF1's numbers (:mod:`tf1mem.compat.op_seeds`).
+- with ``python_compat=True`` (the runner's default), user code's ``import inspect``,
+  ``time``, ``collections``, ``fractions``, ``base64`` and ``cgi`` get views with the
+  names Python 3.7 had and Python removed since (``inspect.getargspec``,
+  ``time.clock``, ``collections.Iterable`` ...: :mod:`tf1mem.compat.legacy_python`);
+  the real modules are never changed.
 - TF 2 behaviour is disabled (graph mode, as in TF 1.x); a script may still call
   ``tf.enable_eager_execution()`` first thing, as in TF 1.x.
 - ``TF_USE_LEGACY_KERAS=1`` is set, so ``tf.layers`` and tf-slim layers work with
@@ -445,6 +452,8 @@ class _Installation:
         self.on_tensorflow = []  # callables(proxy), run once that part is in
         self.numpy_compat = False  # user code's `import numpy` gets legacy_numpy's module
         self.numpy = None  # that module, made at the first such import
+        self.python_compat = False  # user code's `import inspect` ... gets legacy_python's
+        self.stdlib = {}  # module name -> that view, made at the first such import
 
 
 def _snapshot_env(state, name, value):
@@ -486,6 +495,9 @@ def _tf1_import(state, original, check_caller):
                 and (name == "numpy" or (name[5:6] == "." and not fromlist))
                 and _STATE is state and (not check_caller or is_user_code(globals))):
             return _legacy_numpy(state)
+        if (state.python_compat and level == 0 and name in _LEGACY_STDLIB
+                and _STATE is state and (not check_caller or is_user_code(globals))):
+            return _legacy_stdlib(state, module)
         return module
 
     return tf1mem_import
@@ -548,6 +560,25 @@ def _legacy_numpy(state):
                 state.numpy = legacy_numpy.make_module()
                 state.undo.append(legacy_numpy.reset_notes)
     return state.numpy
+
+
+# Standard-library modules whose Python 3.7 names user code gets with python_compat.
+_LEGACY_STDLIB = frozenset({"inspect", "time", "collections", "fractions", "base64", "cgi"})
+
+
+def _legacy_stdlib(state, module):
+    """The view of ``module`` user code gets (see :mod:`tf1mem.compat.legacy_python`)."""
+    view = state.stdlib.get(module.__name__)
+    if view is None:
+        from tf1mem.compat import legacy_python
+
+        with _LOCK:
+            view = state.stdlib.get(module.__name__)
+            if view is None:
+                if not state.stdlib:
+                    state.undo.append(legacy_python.reset_notes)
+                view = state.stdlib[module.__name__] = legacy_python.make_module(module)
+    return view
 
 
 def _install_import_hook(state):
@@ -790,7 +821,8 @@ def _install_server_guard(state, forbid_reason, allow_remote):
 
 def install(*, session_options=None, force_config=False, placement_report=None,
             forbid_servers=None, import_hook="builtins", allow_remote=False, lazy=False,
-            on_tensorflow=None, numpy_compat=False, memory_report=None, oom_tensors=False):
+            on_tensorflow=None, numpy_compat=False, memory_report=None, oom_tensors=False,
+            python_compat=False):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -830,6 +862,11 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         ``np.reshape(newshape=)``; :mod:`tf1mem.compat.legacy_numpy`), each noted
         once on stderr; the real ``numpy`` module, which libraries see, is not
         changed. The runner's default (``--no-numpy-compat`` turns it off).
+      python_compat: user code's ``import inspect`` / ``time`` / ``collections`` /
+        ``fractions`` / ``base64`` / ``cgi`` get the names Python 3.7 had and Python
+        removed since (``inspect.getargspec``, ``time.clock``, ``collections.Iterable``
+        ...; :mod:`tf1mem.compat.legacy_python`), each noted once on stderr. The
+        real modules are not changed. The runner's default (``--no-python-compat``).
       memory_report: a path (``.json`` / ``.csv``); every session run label's
         per-device peak and largest tensors are recorded from traced runs
         (:mod:`tf1mem.observe.run_memory`) and written by
@@ -856,7 +893,7 @@ def install(*, session_options=None, force_config=False, placement_report=None,
                                "the process-wide hook must see code that exists already")
     options = (session_options, bool(force_config), placement_report, forbid_servers,
                import_hook, bool(allow_remote), bool(numpy_compat), memory_report,
-               bool(oom_tensors))
+               bool(oom_tensors), bool(python_compat))
     with _LOCK:
         if _STATE is not None:
             if (options[:4] != (None, False, None, None) or options[7] or options[8]) \
@@ -867,6 +904,7 @@ def install(*, session_options=None, force_config=False, placement_report=None,
             return _STATE.proxy
         state = _Installation(options)
         state.numpy_compat = bool(numpy_compat)
+        state.python_compat = bool(python_compat)
         try:
             if "keras" in sys.modules and os.environ.get(LEGACY_KERAS_ENV) != "1":
                 warnings.warn(
@@ -914,6 +952,10 @@ def _activate(state):
             from tf1mem.compat import op_seeds
 
             state.undo.append(op_seeds.install())
+            if state.numpy_compat:
+                from tf1mem.compat import legacy_numpy
+
+                state.undo.append(legacy_numpy.install_print_legacy())
             _install_finder(state)
             state.proxy = _TF1Module(real_tf)
             from tf1mem.compat import session_hooks
