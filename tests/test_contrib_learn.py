@@ -27,8 +27,8 @@ def test_removed_learn_names_say_what_replaces_them():
     learn = _module()
     with pytest.raises(contrib.RemovedAttributeError, match=r"EstimatorSpec"):
         learn.Estimator
-    with pytest.raises(contrib.RemovedAttributeError, match=r"DNNLinearCombinedClassifier"):
-        learn.DNNLinearCombinedClassifier
+    with pytest.raises(contrib.RemovedAttributeError, match=r"SessionRunHook"):
+        learn.monitors
     assert learn.make_export_strategy is export_strategy.make_export_strategy
     assert learn.ModeKeys.INFER == "infer"
     assert learn.Experiment is experiment.Experiment

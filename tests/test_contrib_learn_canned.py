@@ -1,8 +1,9 @@
-"""tf.contrib.learn's canned estimators and tf.contrib.layers.real_valued_column. Their
-outputs against TF 1.15.5 are the corpus script contrib_learn_canned.py; these tests check
-the edges: the order the numpy feeder reads rows in (TF 1.15.5's DataFeeder, measured on
-the oracle), bad input named with what to do, TF 1.15's op-seed rule scoped to building
-the model, and the names still removed."""
+"""tf.contrib.learn's canned estimators and the tf.contrib.layers feature columns. Their
+outputs against TF 1.15.5 are the corpus scripts contrib_learn_canned.py and
+contrib_learn_feature_columns.py; these tests check the edges: the order the numpy feeder
+reads rows in (TF 1.15.5's DataFeeder, measured on the oracle), the columns' records and
+ids (TF 1.15.5's reprs and keys), bad input named with what to do, TF 1.15's op-seed rule
+scoped to building the model, and the names still removed."""
 
 import numpy as np
 import pytest
@@ -182,12 +183,93 @@ def test_names_resolve_and_the_rest_stay_removed_with_advice():
     learn = _learn()
     layers = contrib.make_composite("tensorflow.contrib.layers", "layers")
     assert learn.DNNClassifier is estimators.DNNClassifier
+    assert learn.DNNLinearCombinedClassifier is estimators.DNNLinearCombinedClassifier
     assert learn.SKCompat is estimators.SKCompat
-    assert layers.real_valued_column is feature_column.real_valued_column
+    for name in ("real_valued_column", "sparse_column_with_keys",
+                 "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column"):
+        assert getattr(layers, name) is getattr(feature_column, name)
     with pytest.raises(contrib.RemovedAttributeError, match=r"EstimatorSpec"):
         learn.Estimator
-    for name in ("sparse_column_with_hash_bucket", "sparse_column_with_keys",
-                 "embedding_column", "bucketized_column", "crossed_column"):
-        with pytest.raises(contrib.RemovedAttributeError,
-                           match=r"removed with TensorFlow 2.*tf\.feature_column\."):
-            getattr(layers, name)
+    with pytest.raises(contrib.RemovedAttributeError,
+                       match=r"removed with TensorFlow 2.*tf\.feature_column\.crossed_column"):
+        layers.crossed_column
+
+
+def test_sparse_columns_print_and_sort_as_tf115s():
+    gender = feature_column.sparse_column_with_keys("gender", keys=["Female", "Male"])
+    education = feature_column.sparse_column_with_hash_bucket("education", hash_bucket_size=10)
+    # TF 1.15.5's repr (and key) of the same columns.
+    assert repr(gender) == (
+        "_SparseColumnKeys(column_name='gender', is_integerized=False, bucket_size=None, "
+        "lookup_config=_SparseIdLookupConfig(vocabulary_file=None, keys=('Female', 'Male'), "
+        "num_oov_buckets=0, vocab_size=2, default_value=-1), combiner='sum', dtype=tf.string)")
+    assert education.key == (
+        "_SparseColumnHashed(column_name='education', is_integerized=False, bucket_size=10, "
+        "lookup_config=None, combiner='sum', dtype=tf.string)")
+    age = feature_column.real_valued_column("age")
+    assert age.key == ("_RealValuedColumn(column_name=age, dimension=1, default_value=None, "
+                       "dtype=<dtype: 'float32'>)")
+    embedding = feature_column.embedding_column(education, dimension=3)
+    assert embedding.key.startswith("_EmbeddingColumn(sparse_id_column=_SparseColumnHashed(")
+    assert "initializer" not in embedding.key and "combiner=mean" in embedding.key
+    assert (gender.length, education.length, embedding.name) == (2, 10, "education_embedding")
+    assert feature_column.bucketized_column(age, [25, 35]).name == "age_bucketized"
+
+
+def test_ids_of_keys_and_buckets():
+    import tensorflow as tf
+
+    gender = feature_column.sparse_column_with_keys("gender", keys=["Female", "Male"])
+    buckets = feature_column.bucketized_column(
+        feature_column.real_valued_column("x", dimension=2), [25, 35, 45, 55])
+    with tf.Graph().as_default():
+        ids = gender.sparse_ids({"gender": tf.constant([["Male"], ["Other"], [""]])})
+        bucket_ids = buckets.sparse_ids({"x": tf.constant([[20., 60.], [35., 44.]])})
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.tables_initializer())
+            got, got_buckets = session.run([ids, bucket_ids])
+    # "" is no value (dropped, as TF 1.15's DenseToSparseTensor); an unknown key is -1.
+    assert got.indices.tolist() == [[0, 0], [1, 0]] and got.values.tolist() == [1, -1]
+    # Bucket b of dimension d is d * 5 + b.
+    assert got_buckets.values.tolist() == [0, 9, 2, 7]
+    assert got_buckets.dense_shape.tolist() == [2, 2]
+
+
+@pytest.mark.parametrize("build, error, message", [
+    (lambda: feature_column.bucketized_column(feature_column.real_valued_column("a"), [3, 1]),
+     ValueError, r"boundaries must be a sorted list, got \[3, 1\]"),
+    (lambda: feature_column.bucketized_column("a", [1]), TypeError, r"real_valued_column"),
+    (lambda: feature_column.embedding_column(feature_column.real_valued_column("a"), 2),
+     ValueError, r"sparse_column_with_\* column"),
+    (lambda: feature_column.sparse_column_with_hash_bucket("a", 0), ValueError,
+     r"hash_bucket_size must be an integer >= 1, got 0"),
+    (lambda: feature_column.sparse_column_with_keys("a", []), ValueError, r"keys must not"),
+    (lambda: feature_column.sparse_column_with_keys("a", ["x"], combiner="max"), ValueError,
+     r"combiner must be 'sum', 'mean' or 'sqrtn', got 'max'"),
+])
+def test_bad_column_arguments_are_named(build, error, message):
+    with pytest.raises(error, match=message):
+        build()
+
+
+def test_columns_in_the_wrong_model_say_what_to_use():
+    import tensorflow as tf
+
+    education = feature_column.sparse_column_with_hash_bucket("education", 10)
+    with tf.Graph().as_default():
+        features = {"education": tf.constant([["a"]])}
+        with pytest.raises(ValueError, match=r"SparseColumn is not supported in DNN.*"
+                                             r"embedding_column"):
+            feature_column.dnn_input(features, [education], "input")
+        with pytest.raises(ValueError, match=r"not supported in linear models.*sparse_column"):
+            feature_column.linear_logits(
+                features, [feature_column.embedding_column(education, 2)], 1, "linear")
+
+
+def test_combined_model_needs_columns_and_hidden_units(tmp_path):
+    with pytest.raises(ValueError, match=r"Either linear_feature_columns or dnn_feature"):
+        estimators.DNNLinearCombinedClassifier(model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match=r"dnn_hidden_units must be defined"):
+        estimators.DNNLinearCombinedRegressor(
+            model_dir=str(tmp_path),
+            dnn_feature_columns=[feature_column.real_valued_column("a")])

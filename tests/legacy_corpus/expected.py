@@ -719,6 +719,44 @@ CASES = {
             ('binary predict: [0, 1]', [0.7258, 0.2742, 0.4526, 0.5474], 0.0001),
         ],
     ),
+    "contrib_learn_feature_columns.py": dict(
+        # TF 1.15.5's stdout (oracle), line for line: the FTRL-trained sparse and bucketized
+        # weights, the seeded embeddings (TF 1.15's op seeds over TF 1.15's lookup ops), the
+        # wide+deep global step counted twice per batch (floats as numbers, to 1e-4).
+        args=["{tmpdir}"], exit_code=0,
+        lines=[
+            'columns: gender education age_bucketized',
+            'lengths: 2 10 5',
+            'wide variables: global_step linear/age_bucketized/weights linear/bias_weight '
+            'linear/education/weights linear/gender/weights',
+            'wide classes: [1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1]',
+            'deep variables: dnn/binary_logistic_head/dnn/learning_rate '
+            'dnn/hiddenlayer_0/biases dnn/hiddenlayer_0/weights '
+            'dnn/input_from_feature_columns/education_embedding/weights '
+            'dnn/input_from_feature_columns/gender_embedding/weights dnn/logits/biases '
+            'dnn/logits/weights global_step',
+            'wide+deep keys: accuracy accuracy/baseline_label_mean '
+            'accuracy/threshold_0.500000_mean auc auc_precision_recall global_step '
+            'labels/actual_label_mean labels/prediction_mean loss '
+            'precision/positive_threshold_0.500000_mean recall/positive_threshold_0.500000_mean',
+            'wide+deep global_step: 42',
+            'wide+deep variables: binary_logistic_head/dnn/learning_rate '
+            'binary_logistic_head/linear/learning_rate dnn/hiddenlayer_0/biases '
+            'dnn/hiddenlayer_0/weights '
+            'dnn/input_from_feature_columns/education_embedding/weights '
+            'dnn/input_from_feature_columns/gender_embedding/weights dnn/logits/biases '
+            'dnn/logits/weights global_step linear/age_bucketized/weights linear/bias_weight '
+            'linear/education/weights linear/gender/weights',
+            'wide+deep classes: [1, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1]',
+        ],
+        numbers=[
+            ('wide accuracy:', [0.8125, 0.44028, 0.9292], 1e-4),
+            ('gender weights:', [-0.0768, -0.0854], 1e-4),
+            ('deep accuracy:', [0.70833, 0.62188], 1e-4),
+            ('deep proba:', [0.2477, 0.7523, 0.4744, 0.5256, 0.4579, 0.5421], 1e-4),
+            ('wide+deep accuracy:', [0.8125, 0.41776], 1e-4),
+        ],
+    ),
     "contrib_learn_experiment.py": dict(
         # TF 1.15.5's stdout (oracle), line for line.
         args=[], exit_code=0,

@@ -127,8 +127,10 @@ def _layers_extras():
 
     v1 = _v1()
     return {"l2_normalize": v1.nn.l2_normalize, "embed_sequence": layers.embed_sequence,
-            "real_valued_column": feature_column.real_valued_column,
-            "infer_real_valued_columns": feature_column.infer_real_valued_columns}
+            **{name: getattr(feature_column, name) for name in (
+                "real_valued_column", "sparse_column_with_keys",
+                "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column",
+                "infer_real_valued_columns")}}
 
 
 def _factorization_extras():
@@ -158,8 +160,9 @@ CONTRIB_MODULES = {
     "slim": ("tf_slim", "tf-slim, the maintained home of tf.contrib.slim"),
     "layers": ((_layers_extras, "tf_slim"),
                "tf-slim's layers, initializers, regularizers; tf1mem's embed_sequence and "
-               "the feature column the contrib.learn estimators take (real_valued_column, "
-               "infer_real_valued_columns)"),
+               "the feature columns the contrib.learn estimators take (real_valued_column, "
+               "sparse_column_with_keys, sparse_column_with_hash_bucket, "
+               "bucketized_column, embedding_column, infer_real_valued_columns)"),
     "framework": ((_framework_extras, "tf_slim"), "tf-slim's variables/arg_scope and TF core"),
     "rnn": ((_rnn_extras, _attr("nn.rnn_cell")),
             "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
@@ -225,11 +228,9 @@ REMOVED_TOP_LEVEL = {}
 
 # Per-symbol advice for names that a mapped contrib module no longer has.
 REMOVED_SYMBOLS = {
-    "layers.sparse_column_with_hash_bucket": "tf.feature_column.categorical_column_with_hash_bucket with tf.estimator's canned estimators (tf1mem provides them), or tf.keras.layers.Hashing",
-    "layers.sparse_column_with_keys": "tf.feature_column.categorical_column_with_vocabulary_list with tf.estimator's canned estimators (tf1mem provides them)",
-    "layers.embedding_column": "tf.feature_column.embedding_column with tf.estimator's canned estimators (tf1mem provides them)",
-    "layers.bucketized_column": "tf.feature_column.bucketized_column with tf.estimator's canned estimators (tf1mem provides them)",
-    "layers.crossed_column": "tf.feature_column.crossed_column with tf.estimator's canned estimators (tf1mem provides them)",
+    "layers.crossed_column": "tf.feature_column.crossed_column with tf.estimator's canned "
+                             "estimators (tf1mem provides them; TF 1.15's contrib crosses "
+                             "hashed with a kernel TF 2 lacks, so the bucket ids differ)",
     "training.HParams": "a dict, absl flags or keras_tuner",
     "seq2seq.BahdanauMonotonicAttention": "tf.contrib.seq2seq.BahdanauAttention (tf1mem "
                                           "provides it; the monotonic variants it does not)",
@@ -451,8 +452,8 @@ CONTRIB_MODULES.update({
               "tf.estimator.Estimator, the canned DNNClassifier, DNNRegressor, "
               "LinearClassifier, LinearRegressor with fit/evaluate/predict on numpy x, y "
               "(TF 1.15's graphs, variable names and seeded results), SKCompat, "
-              "infer_real_valued_columns_from_input (the contrib Estimator(model_fn) and "
-              "DNNLinearCombined* are not provided)"),
+              "DNNLinearCombinedClassifier / Regressor, infer_real_valued_columns_from_input "
+              "(the contrib Estimator(model_fn) is not provided)"),
     "estimator": ((_estimator_symbols,),
                   "tf1mem's re-implementation of clip_gradients_by_norm, add_metrics, "
                   "forward_features, and (where TF 1.10-1.12 had them) the early-stopping "
@@ -525,11 +526,6 @@ REMOVED_SYMBOLS.update({
                                          "gradients",
     "learn.Estimator": "tf.estimator.Estimator (tf1mem provides it) with a model_fn returning "
                        "tf.estimator.EstimatorSpec",
-    "learn.DNNLinearCombinedClassifier": "tf.estimator.DNNLinearCombinedClassifier (tf1mem "
-                                         "provides it), or tf.contrib.learn.DNNClassifier / "
-                                         "LinearClassifier (tf1mem provides them)",
-    "learn.DNNLinearCombinedRegressor": "tf.estimator.DNNLinearCombinedRegressor (tf1mem "
-                                        "provides it)",
     "learn.ModelFnOps": "tf.estimator.EstimatorSpec",
     "learn.MetricSpec": "tf.estimator.EstimatorSpec(eval_metric_ops=...)",
     "learn.monitors": "tf.compat.v1.train.SessionRunHook subclasses",

@@ -7,11 +7,12 @@ Owns: ``preprocessing`` (``VocabularyProcessor``, ``CategoricalVocabulary``,
 ``tf.estimator.RunConfig``), ``Experiment``, ``learn_runner`` and the export strategies
 (``make_export_strategy``, ``ExportStrategy``) around a core ``tf.estimator.Estimator``,
 and the canned models of :mod:`.estimators` (``DNNClassifier``, ``DNNRegressor``,
-``LinearClassifier``, ``LinearRegressor``, ``SKCompat``, ``NotFittedError``,
-``infer_real_valued_columns_from_input``). Everything else (the contrib ``Estimator``,
-the ``DNNLinearCombined`` models) is named removed by :mod:`tf1mem.compat.contrib`, with
-a replacement. Values equal TF 1.15.5's (corpus scripts ``contrib_learn.py``,
-``contrib_learn_experiment.py``, ``contrib_learn_canned.py``). Nothing here imports
+``LinearClassifier``, ``LinearRegressor``, ``DNNLinearCombinedClassifier`` /
+``Regressor``, ``SKCompat``, ``NotFittedError``, ``infer_real_valued_columns_from_input``).
+Everything else (the contrib ``Estimator(model_fn)``, ``ModelFnOps``, ``MetricSpec``) is
+named removed by :mod:`tf1mem.compat.contrib`, with a replacement. Values equal TF
+1.15.5's (corpus scripts ``contrib_learn.py``, ``contrib_learn_experiment.py``,
+``contrib_learn_canned.py``, ``contrib_learn_feature_columns.py``). Nothing here imports
 TensorFlow at import time.
 """
 

@@ -7,7 +7,8 @@ Owns TF 1.15's contrib.learn interface: ``fit`` / ``evaluate`` / ``predict`` tak
 plus the head's metrics and ``global_step``); ``predict`` as a generator of one example
 at a time (``as_iterable=True``) or arrays; ``predict_classes`` / ``predict_proba`` /
 ``predict_scores``; and the models ``DNNClassifier``, ``DNNRegressor``,
-``LinearClassifier``, ``LinearRegressor`` with TF 1.15's graphs: partitioned variables,
+``LinearClassifier``, ``LinearRegressor``, ``DNNLinearCombinedClassifier`` /
+``Regressor`` with TF 1.15's graphs: partitioned variables,
 ``tf.contrib.layers.fully_connected`` layers (``dnn/hiddenlayer_<i>/weights|biases``,
 ``dnn/logits/...``), ``optimize_loss`` inside the head's scope (its
 ``<head>/dnn/learning_rate`` variable, the optimizer slots under TF 1.15's names), so
@@ -24,7 +25,8 @@ from tf1mem.compat.contrib_impl.learn import head as head_lib
 from tf1mem.compat.contrib_impl.learn import run_config
 from tf1mem.compat.estimator import estimator as core
 
-__all__ = ["DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor",
+__all__ = ["DNNClassifier", "DNNRegressor", "DNNLinearCombinedClassifier",
+           "DNNLinearCombinedRegressor", "LinearClassifier", "LinearRegressor",
            "NotFittedError", "SKCompat", "infer_real_valued_columns_from_input"]
 
 ModeKeys = core.ModeKeys
@@ -99,6 +101,25 @@ def _tf1_op_seeds():
         yield
     finally:
         random_seed.get_seed = original
+
+
+def _stop_if_input_constant_hook(fed):
+    """Stops prediction after one batch when the input cannot end by itself.
+
+    TF 1.15's rule: an input without queue runners and not fed from numpy is constant
+    (constant tensors, and also a Dataset), so predict reads one batch of it.
+    """
+    v1 = _tf().compat.v1
+
+    class _StopIfInputConstant(v1.train.SessionRunHook):
+        def begin(self):
+            self._constant = not fed and not v1.get_collection(v1.GraphKeys.QUEUE_RUNNERS)
+
+        def after_run(self, run_context, run_values):
+            if self._constant:
+                run_context.request_stop()
+
+    return _StopIfInputConstant()
 
 
 def _feature_dict(features):
@@ -215,7 +236,8 @@ class _LearnEstimator(core.Estimator):
         Returns:
           as_iterable: a generator of one example's dict of predictions at a time (one
           batch's with iterate_batches); else a dict of arrays (all rows of ``x``, the
-          first batch of ``input_fn``).
+          first batch of ``input_fn``). An ``input_fn`` without queue runners is read
+          for one batch only (TF 1.15's rule: its input is constant).
         """
         _verify_input_args(x, None, input_fn, batch_size)
         self._require_fitted()
@@ -236,6 +258,7 @@ class _LearnEstimator(core.Estimator):
         return {key: np.concatenate([b[key] for b in batches]) for key in batches[0]}
 
     def _predict_generator(self, input_fn, keys, hooks, iterate_batches):
+        hooks = hooks + [_stop_if_input_constant_hook(fed=bool(hooks))]
         yield from super().predict(input_fn, predict_keys=keys, hooks=hooks,
                                    yield_single_examples=not iterate_batches)
 
@@ -317,10 +340,38 @@ def _not_provided(what, instead):
                               f"{instead}")
 
 
-def _layer_summary(value, tag):
+def _layer_summary(value, tag, separator):
+    """TF 1.15's summaries of a layer: ``<tag>_fraction_of_zero_values`` and
+    ``<tag>_activation`` for the DNN models, with "/" for the combined ones."""
     tf = _tf()
-    tf.compat.v1.summary.scalar(f"{tag}/fraction_of_zero_values", tf.math.zero_fraction(value))
-    tf.compat.v1.summary.histogram(f"{tag}/activation", value)
+    tf.compat.v1.summary.scalar(f"{tag}{separator}fraction_of_zero_values",
+                                tf.math.zero_fraction(value))
+    tf.compat.v1.summary.histogram(f"{tag}{separator}activation", value)
+
+
+def _dnn_logits(features, mode, config, units, hidden_units, columns, activation_fn, dropout,
+                input_layer_min_slice_size, separator):
+    """The DNN's logits, built inside the caller's ``dnn`` variable scope as TF 1.15 did."""
+    import tf_slim
+
+    v1 = _tf().compat.v1
+    with v1.variable_scope(
+            "input_from_feature_columns", values=tuple(features.values()),
+            partitioner=_partitioner(config, input_layer_min_slice_size or 64 << 20)
+    ) as input_scope:
+        net = fc.dnn_input(features, columns, input_scope)
+    for layer_id, width in enumerate(hidden_units):
+        with v1.variable_scope(f"hiddenlayer_{layer_id}", values=(net,)) as scope:
+            net = tf_slim.fully_connected(net, width, activation_fn=activation_fn,
+                                          variables_collections=["dnn"], scope=scope)
+            if dropout is not None and mode == ModeKeys.TRAIN:
+                net = tf_slim.dropout(net, keep_prob=1.0 - dropout)
+        _layer_summary(net, scope.name, separator)
+    with v1.variable_scope("logits", values=(net,)) as scope:
+        logits = tf_slim.fully_connected(net, units, activation_fn=None,
+                                         variables_collections=["dnn"], scope=scope)
+    _layer_summary(logits, scope.name, separator)
+    return logits
 
 
 def _dnn_model_fn(head, hidden_units, columns, optimizer, activation_fn, dropout,
@@ -328,27 +379,12 @@ def _dnn_model_fn(head, hidden_units, columns, optimizer, activation_fn, dropout
     import tf_slim
 
     def model_fn(features, labels, mode, config):
-        tf = _tf()
-        v1 = tf.compat.v1
+        v1 = _tf().compat.v1
         with v1.variable_scope("dnn", values=tuple(features.values()),
                                partitioner=_partitioner(config)):
-            with v1.variable_scope(
-                    "input_from_feature_columns", values=tuple(features.values()),
-                    partitioner=_partitioner(config, input_layer_min_slice_size or 64 << 20)
-            ) as input_scope:
-                net = fc.dnn_input(features, columns, input_scope)
-            for layer_id, units in enumerate(hidden_units):
-                with v1.variable_scope(f"hiddenlayer_{layer_id}", values=(net,)) as scope:
-                    net = tf_slim.fully_connected(net, units, activation_fn=activation_fn,
-                                                  variables_collections=["dnn"], scope=scope)
-                    if dropout is not None and mode == ModeKeys.TRAIN:
-                        net = tf_slim.dropout(net, keep_prob=1.0 - dropout)
-                _layer_summary(net, scope.name)
-            with v1.variable_scope("logits", values=(net,)) as scope:
-                logits = tf_slim.fully_connected(net, head.logits_dimension,
-                                                 activation_fn=None,
-                                                 variables_collections=["dnn"], scope=scope)
-            _layer_summary(logits, scope.name)
+            logits = _dnn_logits(features, mode, config, head.logits_dimension, hidden_units,
+                                 columns, activation_fn, dropout, input_layer_min_slice_size,
+                                 "_")
 
             def train_op_fn(loss):
                 return tf_slim.optimize_loss(
@@ -373,7 +409,8 @@ def _check_dnn(hidden_units, dropout, enable_centered_bias, embedding_lr_multipl
         _not_provided("enable_centered_bias=True", "leave it False (the default); the "
                       "logits layer has a bias already")
     if embedding_lr_multipliers:
-        _not_provided("embedding_lr_multipliers", "embedding columns are not provided")
+        _not_provided("embedding_lr_multipliers", "leave it None (the embeddings then learn "
+                      "at the optimizer's rate)")
     return list(hidden_units)
 
 
@@ -541,6 +578,145 @@ class LinearRegressor(_Regressor):
         super().__init__(_linear_model_fn(head, self._feature_columns, optimizer,
                                           gradient_clip_norm),
                          model_dir=model_dir, config=config,
+                         feature_engineering_fn=feature_engineering_fn,
+                         metric_keys=head.metric_keys)
+
+
+class _Combined:
+    """The settings of a DNN-linear combined model (TF 1.15's ``params``)."""
+
+    def __init__(self, linear_feature_columns, linear_optimizer, dnn_feature_columns,
+                 dnn_optimizer, dnn_hidden_units, dnn_activation_fn, dnn_dropout,
+                 gradient_clip_norm, input_layer_min_slice_size, fix_global_step_increment_bug):
+        if not linear_feature_columns and not dnn_feature_columns:
+            raise ValueError("Either linear_feature_columns or dnn_feature_columns must be "
+                             "defined.")
+        self.linear_columns = _columns(linear_feature_columns) if linear_feature_columns \
+            else ()
+        self.dnn_columns = _columns(dnn_feature_columns) if dnn_feature_columns else ()
+        if self.dnn_columns and not dnn_hidden_units:
+            raise ValueError("dnn_hidden_units must be defined when dnn_feature_columns is "
+                             "specified.")
+        self.hidden_units = _check_dnn(dnn_hidden_units, dnn_dropout, False, None) if \
+            self.dnn_columns else []
+        self.linear_optimizer = linear_optimizer
+        self.dnn_optimizer = dnn_optimizer
+        self.activation_fn = _activation(dnn_activation_fn)
+        self.dropout = dnn_dropout
+        self.gradient_clip_norm = gradient_clip_norm
+        self.input_layer_min_slice_size = input_layer_min_slice_size
+        self.fix_global_step_increment_bug = fix_global_step_increment_bug
+
+    def model_fn(self, head):
+        import tf_slim
+
+        def model_fn(features, labels, mode, config):
+            tf = _tf()
+            v1 = tf.compat.v1
+            dnn_optimizer = _optimizer(self.dnn_optimizer, "Adagrad")
+            linear_optimizer = _optimizer(self.linear_optimizer, "Ftrl")
+            dnn_logits = linear_logits = None
+            if self.dnn_columns:
+                with v1.variable_scope("dnn", values=tuple(features.values()),
+                                       partitioner=_partitioner(config)):
+                    dnn_logits = _dnn_logits(
+                        features, mode, config, head.logits_dimension, self.hidden_units,
+                        self.dnn_columns, self.activation_fn, self.dropout,
+                        self.input_layer_min_slice_size, "/")
+            if self.linear_columns:
+                with v1.variable_scope("linear", values=tuple(features.values()),
+                                       partitioner=_partitioner(config, 64 << 20)) as scope:
+                    linear_logits = fc.linear_logits(features, self.linear_columns,
+                                                     head.logits_dimension, "linear")
+                    _layer_summary(linear_logits, scope.name, "/")
+            if dnn_logits is not None and linear_logits is not None:
+                logits = dnn_logits + linear_logits
+            else:
+                logits = dnn_logits if dnn_logits is not None else linear_logits
+            # TF 1.15's default (fix_global_step_increment_bug=False): each optimizer
+            # counts a step, so the global step grows by 2 per run when both train.
+            increment = not self.fix_global_step_increment_bug
+
+            def train_op_fn(loss):
+                global_step = v1.train.get_global_step()
+                train_ops = []
+                if dnn_logits is not None:
+                    train_ops.append(tf_slim.optimize_loss(
+                        loss=loss, global_step=global_step, learning_rate=_DNN_LEARNING_RATE,
+                        optimizer=dnn_optimizer, clip_gradients=self.gradient_clip_norm,
+                        variables=v1.get_collection("dnn"), name="dnn", summaries=[],
+                        increment_global_step=increment))
+                if linear_logits is not None:
+                    train_ops.append(tf_slim.optimize_loss(
+                        loss=loss, global_step=global_step,
+                        learning_rate=min(_LINEAR_LEARNING_RATE,
+                                          1.0 / math.sqrt(len(self.linear_columns))),
+                        optimizer=linear_optimizer, clip_gradients=self.gradient_clip_norm,
+                        variables=v1.get_collection("linear"), name="linear", summaries=[],
+                        increment_global_step=increment))
+                train_op = tf.group(*train_ops)
+                if not increment:
+                    with tf.control_dependencies([train_op]), v1.colocate_with(global_step):
+                        return v1.assign_add(global_step, 1).op
+                return train_op
+
+            return head.spec(features, mode, labels, logits, train_op_fn)
+
+        return model_fn
+
+
+class DNNLinearCombinedClassifier(_Classifier):
+    """TF 1.15's ``tf.contrib.learn.DNNLinearCombinedClassifier`` (wide and deep): the sum
+    of a linear model's logits (FTRL) and a DNN's (Adagrad)."""
+
+    def __init__(self, model_dir=None, n_classes=2, weight_column_name=None,
+                 linear_feature_columns=None, linear_optimizer=None,
+                 _joint_linear_weights=False, dnn_feature_columns=None, dnn_optimizer=None,
+                 dnn_hidden_units=None, dnn_activation_fn=None, dnn_dropout=None,
+                 gradient_clip_norm=None, enable_centered_bias=False, config=None,
+                 feature_engineering_fn=None, embedding_lr_multipliers=None,
+                 input_layer_min_slice_size=None, label_keys=None,
+                 fix_global_step_increment_bug=False):
+        _check_linear(enable_centered_bias, _joint_linear_weights)
+        if embedding_lr_multipliers:
+            _not_provided("embedding_lr_multipliers", "leave it None (the embeddings then "
+                          "learn at the optimizer's rate)")
+        if label_keys is not None:
+            _not_provided("DNNLinearCombinedClassifier(label_keys=...)", "map the labels to "
+                          "class ids 0..n_classes-1 first")
+        combined = _Combined(linear_feature_columns, linear_optimizer, dnn_feature_columns,
+                             dnn_optimizer, dnn_hidden_units, dnn_activation_fn, dnn_dropout,
+                             gradient_clip_norm, input_layer_min_slice_size,
+                             fix_global_step_increment_bug)
+        self._feature_columns = combined.linear_columns + combined.dnn_columns
+        head = head_lib.multi_class_head(n_classes, weight_column_name)
+        super().__init__(combined.model_fn(head), model_dir=model_dir, config=config,
+                         feature_engineering_fn=feature_engineering_fn,
+                         metric_keys=head.metric_keys)
+
+
+class DNNLinearCombinedRegressor(_Regressor):
+    """TF 1.15's ``tf.contrib.learn.DNNLinearCombinedRegressor``: the sum of a linear
+    model's output (FTRL) and a DNN's (Adagrad), mean squared error."""
+
+    def __init__(self, model_dir=None, weight_column_name=None, linear_feature_columns=None,
+                 linear_optimizer=None, _joint_linear_weights=False, dnn_feature_columns=None,
+                 dnn_optimizer=None, dnn_hidden_units=None, dnn_activation_fn=None,
+                 dnn_dropout=None, gradient_clip_norm=None, enable_centered_bias=False,
+                 label_dimension=1, config=None, feature_engineering_fn=None,
+                 embedding_lr_multipliers=None, input_layer_min_slice_size=None,
+                 fix_global_step_increment_bug=False):
+        _check_linear(enable_centered_bias, _joint_linear_weights)
+        if embedding_lr_multipliers:
+            _not_provided("embedding_lr_multipliers", "leave it None (the embeddings then "
+                          "learn at the optimizer's rate)")
+        combined = _Combined(linear_feature_columns, linear_optimizer, dnn_feature_columns,
+                             dnn_optimizer, dnn_hidden_units, dnn_activation_fn, dnn_dropout,
+                             gradient_clip_norm, input_layer_min_slice_size,
+                             fix_global_step_increment_bug)
+        self._feature_columns = combined.linear_columns + combined.dnn_columns
+        head = head_lib.regression_head(label_dimension, weight_column_name)
+        super().__init__(combined.model_fn(head), model_dir=model_dir, config=config,
                          feature_engineering_fn=feature_engineering_fn,
                          metric_keys=head.metric_keys)
 
