@@ -26,7 +26,7 @@ def _module():
 def test_removed_learn_names_say_what_replaces_them():
     learn = _module()
     with pytest.raises(contrib.RemovedAttributeError, match=r"EstimatorSpec"):
-        learn.Estimator
+        learn.MetricSpec
     with pytest.raises(contrib.RemovedAttributeError, match=r"SessionRunHook"):
         learn.monitors
     assert learn.make_export_strategy is export_strategy.make_export_strategy

@@ -188,8 +188,8 @@ def test_names_resolve_and_the_rest_stay_removed_with_advice():
     for name in ("real_valued_column", "sparse_column_with_keys",
                  "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column"):
         assert getattr(layers, name) is getattr(feature_column, name)
-    with pytest.raises(contrib.RemovedAttributeError, match=r"EstimatorSpec"):
-        learn.Estimator
+    with pytest.raises(contrib.RemovedAttributeError, match=r"eval_metric_ops"):
+        learn.MetricSpec
     with pytest.raises(contrib.RemovedAttributeError,
                        match=r"removed with TensorFlow 2.*tf\.feature_column\.crossed_column"):
         layers.crossed_column
@@ -273,3 +273,36 @@ def test_combined_model_needs_columns_and_hidden_units(tmp_path):
         estimators.DNNLinearCombinedRegressor(
             model_dir=str(tmp_path),
             dnn_feature_columns=[feature_column.real_valued_column("a")])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(mode="train", loss=1.0), r"Missing train_op"),
+    (dict(mode="eval"), r"Missing loss: mode EVAL"),
+    (dict(mode="infer"), r"Missing predictions"),
+    (dict(mode="predict", predictions=1.0), r"mode='predict' unrecognized.*INFER"),
+])
+def test_model_fn_ops_checks_what_each_mode_needs(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        estimators.ModelFnOps(**kwargs)
+
+
+def test_contrib_estimator_checks_model_fn_and_params(tmp_path):
+    def model_fn(features, targets, mode):
+        raise AssertionError("not called")
+
+    with pytest.raises(ValueError, match=r"model_fn must be callable"):
+        estimators.Estimator(model_fn=None, model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match=r"does not have a params argument"):
+        estimators.Estimator(model_fn=model_fn, params={"a": 1}, model_dir=str(tmp_path))
+    learn = _learn()
+    assert learn.Estimator is estimators.Estimator and learn.ModelFnOps is estimators.ModelFnOps
+
+
+def test_contrib_model_fn_must_return_model_fn_ops_or_a_triple(tmp_path):
+    def model_fn(features, labels):
+        return {"predictions": features}
+
+    estimator = estimators.Estimator(model_fn=model_fn, model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match=r"must return ModelFnOps or a \(predictions, loss, "
+                                         r"train_op\) tuple"):
+        estimator.fit(x=np.zeros((2, 2), np.float32), y=np.zeros(2, np.float32), steps=1)

@@ -757,6 +757,28 @@ CASES = {
             ('wide+deep accuracy:', [0.8125, 0.41776], 1e-4),
         ],
     ),
+    "contrib_learn_custom_model.py": dict(
+        # TF 1.15.5's stdout (oracle), line for line: the seeded contrib.layers.relu / linear
+        # weights (TF 1.15's op seeds), SGD on the DataFeeder's batches, the metrics, the
+        # predictions of a model_fn that builds its loss in INFER (floats as numbers, 1e-4).
+        args=["{tmpdir}"], exit_code=0,
+        lines=[
+            'mode keys: train infer',
+            'metric keys: global_step loss rmse',
+            'variables: OptimizeLoss/learning_rate fully_connected/biases fully_connected/weights '
+            'fully_connected_1/biases fully_connected_1/weights global_step',
+            'tuple metric keys: global_step loss',
+            'steps and max_steps: ValueError',
+        ],
+        numbers=[
+            ('loss:', [0.00404, 0.06357, 200.0], 1e-4),
+            ('Prediction 1:', [3.2503], 1e-4),
+            ('Prediction 2:', [2.5208], 1e-4),
+            ('Prediction 3:', [2.4572], 1e-4),
+            ('tuple predictions:', [3.2851, 1.9639, 2.2933], 1e-4),
+            ('tuple w:', [0.5087, 0.3942, 0.6476, 1.0979, 0.8886, 1.1278, 1.3714], 1e-4),
+        ],
+    ),
     "contrib_learn_experiment.py": dict(
         # TF 1.15.5's stdout (oracle), line for line.
         args=[], exit_code=0,

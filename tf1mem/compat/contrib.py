@@ -452,8 +452,8 @@ CONTRIB_MODULES.update({
               "tf.estimator.Estimator, the canned DNNClassifier, DNNRegressor, "
               "LinearClassifier, LinearRegressor with fit/evaluate/predict on numpy x, y "
               "(TF 1.15's graphs, variable names and seeded results), SKCompat, "
-              "DNNLinearCombinedClassifier / Regressor, infer_real_valued_columns_from_input "
-              "(the contrib Estimator(model_fn) is not provided)"),
+              "DNNLinearCombinedClassifier / Regressor, infer_real_valued_columns_from_input, "
+              "the contrib Estimator(model_fn) with ModelFnOps (not MetricSpec)"),
     "estimator": ((_estimator_symbols,),
                   "tf1mem's re-implementation of clip_gradients_by_norm, add_metrics, "
                   "forward_features, and (where TF 1.10-1.12 had them) the early-stopping "
@@ -524,9 +524,6 @@ REMOVED_SYMBOLS.update({
     "opt.AdamGSOptimizer": "tf.compat.v1.train.AdamOptimizer",
     "opt.clip_gradients_by_global_norm": "tf.clip_by_global_norm on compute_gradients' "
                                          "gradients",
-    "learn.Estimator": "tf.estimator.Estimator (tf1mem provides it) with a model_fn returning "
-                       "tf.estimator.EstimatorSpec",
-    "learn.ModelFnOps": "tf.estimator.EstimatorSpec",
     "learn.MetricSpec": "tf.estimator.EstimatorSpec(eval_metric_ops=...)",
     "learn.monitors": "tf.compat.v1.train.SessionRunHook subclasses",
     "learn.infer_real_valued_columns_from_input_fn": "tf.contrib.learn."
@@ -581,6 +578,7 @@ REMOVED_SYMBOLS.update({f"distributions.{_name}": f"TensorFlow Probability: tfp.
 # ``eager.python``) are packages under the shim.
 CONTRIB_SUBMODULES = {
     "eager.python.tfe": "eager",
+    "learn.python.learn.estimators.model_fn": "learn",
     "factorization.python.ops.gmm_ops": "factorization",
 }
 # What a removed module still has under tf1mem (tensorflow.contrib.<name>.<...> aliases).

@@ -22,14 +22,16 @@ import math
 from tf1mem.compat.contrib_impl import feature_column as fc
 from tf1mem.compat.contrib_impl.learn import data_feeder
 from tf1mem.compat.contrib_impl.learn import head as head_lib
+from tf1mem.compat.contrib_impl.learn import model_fn as model_fn_lib
 from tf1mem.compat.contrib_impl.learn import run_config
 from tf1mem.compat.estimator import estimator as core
 
 __all__ = ["DNNClassifier", "DNNRegressor", "DNNLinearCombinedClassifier",
-           "DNNLinearCombinedRegressor", "LinearClassifier", "LinearRegressor",
-           "NotFittedError", "SKCompat", "infer_real_valued_columns_from_input"]
+           "DNNLinearCombinedRegressor", "Estimator", "LinearClassifier", "LinearRegressor",
+           "ModelFnOps", "NotFittedError", "SKCompat", "infer_real_valued_columns_from_input"]
 
 ModeKeys = core.ModeKeys
+ModelFnOps = model_fn_lib.ModelFnOps
 _DNN_LEARNING_RATE = 0.05  # TF 1.15's contrib DNN default
 _LINEAR_LEARNING_RATE = 0.2  # TF 1.15's contrib linear default (capped by 1/sqrt(columns))
 _ACTIVATIONS = ("relu", "tanh", "sigmoid")
@@ -135,10 +137,12 @@ class _LearnEstimator(core.Estimator):
       feature_engineering_fn: ``fn(features, labels) -> (features, labels)`` applied
         before the model, or None.
       metric_keys: the order of ``evaluate``'s dict (the head's, as TF 1.15 built it).
+      feature_dict: give the model a dict of features (``{'': x}`` for one tensor), as
+        the canned models take them; False: the input's features as they are.
     """
 
     def __init__(self, model_fn, model_dir=None, config=None, feature_engineering_fn=None,
-                 metric_keys=()):
+                 metric_keys=(), feature_dict=True):
         self._metric_keys = tuple(metric_keys)
         if config is None:
             config = run_config.RunConfig()
@@ -156,7 +160,8 @@ class _LearnEstimator(core.Estimator):
             if feature_engineering_fn is not None:
                 features, labels = feature_engineering_fn(features, labels)
             with _tf1_op_seeds():
-                return model_fn(_feature_dict(features), labels, mode, config)
+                return model_fn(_feature_dict(features) if feature_dict else features,
+                                labels, mode, config)
 
         super().__init__(wrapped, model_dir=model_dir, config=config)
 
@@ -294,6 +299,85 @@ class SKCompat:
         # The base predict, as TF 1.15: a classifier's own predict returns classes only.
         return _LearnEstimator.predict(self._estimator, x=x, batch_size=batch_size,
                                        outputs=outputs, as_iterable=False)
+
+
+def _signatures(labels):
+    """(dtype, shape with any batch size) of a Tensor or each Tensor of a dict."""
+    if isinstance(labels, dict):
+        return {key: _signatures(value) for key, value in labels.items()}
+    shape = labels.shape
+    if shape.rank:
+        shape = _tf().TensorShape([None]).concatenate(shape[1:])
+    return labels.dtype, shape
+
+
+def _placeholders(signatures):
+    v1 = _tf().compat.v1
+    if isinstance(signatures, dict):
+        return {key: _placeholders(value) for key, value in signatures.items()}
+    dtype, shape = signatures
+    return v1.placeholder(dtype, shape, name="labels")
+
+
+class Estimator(_LearnEstimator):
+    """TF 1.15's ``tf.contrib.learn.Estimator`` around a contrib ``model_fn``.
+
+    Args:
+      model_fn: ``model_fn(features, labels, [mode], [params], [config], [model_dir])``
+        (the first two by position, any names, e.g. ``targets``) returning
+        :class:`ModelFnOps` or ``(predictions, loss, train_op)``; its mode is a
+        ``tf.contrib.learn.ModeKeys`` key.
+      params: passed to the model_fn, which must then take ``params``.
+      The others are the canned estimators'.
+
+    Raises:
+      ValueError: no callable model_fn; params the model_fn does not take.
+    """
+
+    def __init__(self, model_fn=None, model_dir=None, config=None, params=None,
+                 feature_engineering_fn=None):
+        if not callable(model_fn):
+            raise ValueError(f"model_fn must be callable (features, labels, mode, params) -> "
+                             f"ModelFnOps, got {model_fn!r}")
+        args = core._fn_args(model_fn)
+        if params is not None and "params" not in args:
+            raise ValueError(f"Estimator's model_fn ({model_fn}) does not have a params "
+                             f"argument, but params ({params}) were passed to the Estimator's "
+                             f"constructor.")
+        self._learn_params = params
+        self._learn_model_fn = model_fn
+        self._labels_info = None
+        estimator = self
+
+        def wrapped(features, labels, mode, config):
+            if mode == ModeKeys.TRAIN and labels is not None:
+                estimator._labels_info = _signatures(labels)
+            elif mode == ModeKeys.PREDICT and labels is None and estimator._labels_info:
+                # TF 1.15 gave the model_fn placeholders shaped like the labels fit() saw,
+                # so a model_fn that builds its loss in every mode also predicts.
+                labels = _placeholders(estimator._labels_info)
+            kwargs = {}
+            if "mode" in args:
+                kwargs["mode"] = mode
+            if "params" in args:
+                kwargs["params"] = estimator.params
+            if "config" in args:
+                kwargs["config"] = config
+            if "model_dir" in args:
+                kwargs["model_dir"] = estimator.model_dir
+            return model_fn_lib.to_estimator_spec(model_fn(features, labels, **kwargs), mode)
+
+        super().__init__(wrapped, model_dir=model_dir, config=config,
+                         feature_engineering_fn=feature_engineering_fn, feature_dict=False)
+
+    @property
+    def params(self):
+        """The params given to the constructor (None when none were)."""
+        return self._learn_params
+
+    @property
+    def model_fn(self):
+        return self._learn_model_fn
 
 
 def _activation(activation_fn):
