@@ -25,8 +25,8 @@ def _module():
 
 def test_removed_learn_names_say_what_replaces_them():
     learn = _module()
-    with pytest.raises(contrib.RemovedAttributeError, match=r"EstimatorSpec"):
-        learn.MetricSpec
+    with pytest.raises(contrib.RemovedAttributeError, match=r"numeric_column"):
+        learn.infer_real_valued_columns_from_input_fn
     with pytest.raises(contrib.RemovedAttributeError, match=r"SessionRunHook"):
         learn.monitors
     assert learn.make_export_strategy is export_strategy.make_export_strategy

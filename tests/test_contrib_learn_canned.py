@@ -188,8 +188,8 @@ def test_names_resolve_and_the_rest_stay_removed_with_advice():
     for name in ("real_valued_column", "sparse_column_with_keys",
                  "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column"):
         assert getattr(layers, name) is getattr(feature_column, name)
-    with pytest.raises(contrib.RemovedAttributeError, match=r"eval_metric_ops"):
-        learn.MetricSpec
+    with pytest.raises(contrib.RemovedAttributeError, match=r"SessionRunHook"):
+        learn.monitors
     with pytest.raises(contrib.RemovedAttributeError,
                        match=r"removed with TensorFlow 2.*tf\.feature_column\.crossed_column"):
         layers.crossed_column
@@ -306,3 +306,35 @@ def test_contrib_model_fn_must_return_model_fn_ops_or_a_triple(tmp_path):
     with pytest.raises(ValueError, match=r"must return ModelFnOps or a \(predictions, loss, "
                                          r"train_op\) tuple"):
         estimator.fit(x=np.zeros((2, 2), np.float32), y=np.zeros(2, np.float32), steps=1)
+
+
+@pytest.mark.parametrize("metric_fn, call", [
+    (lambda labels, predictions, weights=None: ("named", labels, predictions),
+     ("named", "L", "P")),
+    (lambda targets, logits: ("named, other names", targets, logits),
+     ("named, other names", "L", "P")),
+    (lambda labels, p: ("labels first", labels, p), ("labels first", "L", "P")),
+    (lambda p, labels: ("labels not first", p, labels), ("labels not first", "P", "L")),
+    (lambda predictions: ("predictions only", predictions), ("predictions only", "P")),
+    (lambda p: ("positional", p), ("positional", "P")),
+])
+def test_metric_spec_calls_the_metric_fn_by_tf115s_rules(metric_fn, call):
+    spec = estimators.MetricSpec(metric_fn, prediction_key="classes")
+    assert spec.create_metric_ops({}, "L", {"classes": "P", "logits": "X"}) == call
+
+
+def test_metric_spec_key_errors_say_what_to_set():
+    spec = estimators.MetricSpec(lambda labels, predictions: None)
+    with pytest.raises(ValueError, match=r"without specified prediction_key.*set prediction_key"):
+        spec.create_metric_ops({}, "L", {"classes": 1, "logits": 2})
+    with pytest.raises(ValueError, match=r"at most one of"):
+        estimators.MetricSpec(lambda labels, targets, predictions: None)
+    with pytest.raises(ValueError, match=r"no argument named one of \['weights', 'weight'\]"):
+        estimators.MetricSpec(lambda labels, predictions: None, weight_key="w")
+    assert estimators.PredictionKey.CLASSES == "classes"
+
+
+def test_evaluate_metrics_must_be_metric_specs(tmp_path):
+    with pytest.raises(ValueError, match=r"'acc' must be a tf\.contrib\.learn\.MetricSpec"):
+        _classifier(tmp_path).evaluate(x=np.zeros((2, 2), np.float32), y=np.zeros(2, np.int64),
+                                       metrics={"acc": lambda p, l: None})

@@ -1,7 +1,7 @@
 """tf.contrib.learn's canned estimators as the 2017 Iris tutorial used them: DNNClassifier
 over tf.contrib.layers.real_valued_column, fit / evaluate / predict with numpy x and y and
-with an input_fn, SKCompat, then DNNRegressor, LinearRegressor and a binary
-LinearClassifier, and the input errors."""
+with an input_fn, SKCompat, evaluate(metrics=MetricSpec), then DNNRegressor,
+LinearRegressor and a binary LinearClassifier, and the input errors."""
 from __future__ import print_function
 
 import os
@@ -65,6 +65,11 @@ sk_predictions = sk.predict(new_samples)
 print("skcompat predict:", " ".join(sorted(sk_predictions)), sk_predictions["classes"].tolist(),
       fmt(sk_predictions["logits"]))
 
+metrics = {"my_accuracy": learn.MetricSpec(metric_fn=tf.contrib.metrics.streaming_accuracy,
+                                           prediction_key=learn.PredictionKey.CLASSES)}
+scores = classifier.evaluate(x=x, y=y, steps=1, metrics=metrics)
+print("with MetricSpec:", " ".join(sorted(scores)), "%.5f" % scores["my_accuracy"])
+
 # Regression: petal width from the other three features.
 reg_x, reg_y = x[:, :3], x[:, 3]
 reg_columns = learn.infer_real_valued_columns_from_input(reg_x)
@@ -75,6 +80,9 @@ regressor.fit(x=reg_x, y=reg_y, steps=60, batch_size=20)
 scores = regressor.evaluate(x=reg_x, y=reg_y, steps=1)
 print("dnn regressor keys:", " ".join(sorted(scores)))
 print("dnn regressor loss: %.5f" % scores["loss"])
+scores = regressor.evaluate(x=reg_x, y=reg_y, steps=1, metrics={
+    "mae": learn.MetricSpec(metric_fn=tf.metrics.mean_absolute_error)})
+print("dnn regressor mae: %.5f" % scores["mae"])
 print("dnn regressor predict:", fmt(list(regressor.predict_scores(x=new_samples[:, :3]))))
 print("dnn regressor variables:", " ".join(regressor.get_variable_names()))
 

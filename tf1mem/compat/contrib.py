@@ -453,7 +453,7 @@ CONTRIB_MODULES.update({
               "LinearClassifier, LinearRegressor with fit/evaluate/predict on numpy x, y "
               "(TF 1.15's graphs, variable names and seeded results), SKCompat, "
               "DNNLinearCombinedClassifier / Regressor, infer_real_valued_columns_from_input, "
-              "the contrib Estimator(model_fn) with ModelFnOps (not MetricSpec)"),
+              "the contrib Estimator(model_fn) with ModelFnOps, MetricSpec"),
     "estimator": ((_estimator_symbols,),
                   "tf1mem's re-implementation of clip_gradients_by_norm, add_metrics, "
                   "forward_features, and (where TF 1.10-1.12 had them) the early-stopping "
@@ -524,7 +524,6 @@ REMOVED_SYMBOLS.update({
     "opt.AdamGSOptimizer": "tf.compat.v1.train.AdamOptimizer",
     "opt.clip_gradients_by_global_norm": "tf.clip_by_global_norm on compute_gradients' "
                                          "gradients",
-    "learn.MetricSpec": "tf.estimator.EstimatorSpec(eval_metric_ops=...)",
     "learn.monitors": "tf.compat.v1.train.SessionRunHook subclasses",
     "learn.infer_real_valued_columns_from_input_fn": "tf.contrib.learn."
                                                      "infer_real_valued_columns_from_input "

@@ -8,13 +8,13 @@ Owns: ``preprocessing`` (``VocabularyProcessor``, ``CategoricalVocabulary``,
 (``make_export_strategy``, ``ExportStrategy``) around a core ``tf.estimator.Estimator``,
 and the canned models of :mod:`.estimators` (``DNNClassifier``, ``DNNRegressor``,
 ``LinearClassifier``, ``LinearRegressor``, ``DNNLinearCombinedClassifier`` /
-``Regressor``, the contrib ``Estimator(model_fn)`` with ``ModelFnOps``, ``SKCompat``,
-``NotFittedError``, ``infer_real_valued_columns_from_input``). Everything else
-(``MetricSpec``, the monitors) is named removed by :mod:`tf1mem.compat.contrib`, with a
-replacement. Values equal TF 1.15.5's (corpus scripts ``contrib_learn.py``,
-``contrib_learn_experiment.py``, ``contrib_learn_canned.py``,
-``contrib_learn_feature_columns.py``, ``contrib_learn_custom_model.py``). Nothing here
-imports TensorFlow at import time.
+``Regressor``, the contrib ``Estimator(model_fn)`` with ``ModelFnOps``, ``MetricSpec``,
+``PredictionKey``, ``SKCompat``, ``NotFittedError``,
+``infer_real_valued_columns_from_input``). Everything else (the monitors) is named
+removed by :mod:`tf1mem.compat.contrib`, with a replacement. Values equal TF 1.15.5's
+(corpus scripts ``contrib_learn.py``, ``contrib_learn_experiment.py``,
+``contrib_learn_canned.py``, ``contrib_learn_feature_columns.py``,
+``contrib_learn_custom_model.py``). Nothing here imports TensorFlow at import time.
 """
 
 from tf1mem.compat.contrib_impl.learn import datasets, learn_runner, preprocessing, utils

@@ -22,16 +22,20 @@ import math
 from tf1mem.compat.contrib_impl import feature_column as fc
 from tf1mem.compat.contrib_impl.learn import data_feeder
 from tf1mem.compat.contrib_impl.learn import head as head_lib
+from tf1mem.compat.contrib_impl.learn import metric_spec
 from tf1mem.compat.contrib_impl.learn import model_fn as model_fn_lib
 from tf1mem.compat.contrib_impl.learn import run_config
 from tf1mem.compat.estimator import estimator as core
 
 __all__ = ["DNNClassifier", "DNNRegressor", "DNNLinearCombinedClassifier",
            "DNNLinearCombinedRegressor", "Estimator", "LinearClassifier", "LinearRegressor",
-           "ModelFnOps", "NotFittedError", "SKCompat", "infer_real_valued_columns_from_input"]
+           "MetricSpec", "ModelFnOps", "NotFittedError", "PredictionKey", "SKCompat",
+           "infer_real_valued_columns_from_input"]
 
 ModeKeys = core.ModeKeys
 ModelFnOps = model_fn_lib.ModelFnOps
+MetricSpec = metric_spec.MetricSpec
+PredictionKey = metric_spec.PredictionKey
 _DNN_LEARNING_RATE = 0.05  # TF 1.15's contrib DNN default
 _LINEAR_LEARNING_RATE = 0.2  # TF 1.15's contrib linear default (capped by 1/sqrt(columns))
 _ACTIVATIONS = ("relu", "tanh", "sigmoid")
@@ -144,6 +148,7 @@ class _LearnEstimator(core.Estimator):
     def __init__(self, model_fn, model_dir=None, config=None, feature_engineering_fn=None,
                  metric_keys=(), feature_dict=True):
         self._metric_keys = tuple(metric_keys)
+        self._extra_metrics = {}  # evaluate(metrics=...) while it builds its graph
         if config is None:
             config = run_config.RunConfig()
         if feature_engineering_fn is not None and not callable(feature_engineering_fn):
@@ -160,10 +165,24 @@ class _LearnEstimator(core.Estimator):
             if feature_engineering_fn is not None:
                 features, labels = feature_engineering_fn(features, labels)
             with _tf1_op_seeds():
-                return model_fn(_feature_dict(features) if feature_dict else features,
+                spec = model_fn(_feature_dict(features) if feature_dict else features,
                                 labels, mode, config)
+            if mode == ModeKeys.EVAL and self._extra_metrics:
+                spec = spec._replace(eval_metric_ops=self._metric_ops(
+                    spec, _feature_dict(features) if feature_dict else features, labels))
+            return spec
 
         super().__init__(wrapped, model_dir=model_dir, config=config)
+
+    def _metric_ops(self, spec, features, labels):
+        """The model's eval_metric_ops plus those of evaluate's ``metrics``."""
+        import tensorflow as tf
+
+        ops = dict(spec.eval_metric_ops)
+        with tf.compat.v1.name_scope("metrics"):
+            for name, spec_or_fn in self._extra_metrics.items():
+                ops[name] = spec_or_fn.create_metric_ops(features, labels, spec.predictions)
+        return ops
 
     def _require_fitted(self):
         if not self.latest_checkpoint():
@@ -207,16 +226,20 @@ class _LearnEstimator(core.Estimator):
         ``input_fn``.
 
         Returns:
-          A dict: ``loss`` (the mean loss), the head's metrics, ``global_step``.
+          A dict: ``loss`` (the mean loss), the head's metrics, those of ``metrics`` (a
+          dict of name -> :class:`MetricSpec`), ``global_step``.
 
         Raises:
-          NotFittedError: no checkpoint. ValueError: bad inputs, ``metrics`` given.
+          NotFittedError: no checkpoint. ValueError: bad inputs or metrics.
         """
         _verify_input_args(x, y, input_fn, batch_size)
-        if metrics is not None:
-            raise ValueError("evaluate(metrics=...) (MetricSpec) is not provided by tf1mem: "
-                             "compute extra metrics from predict(), or use a tf.estimator "
-                             "model_fn with eval_metric_ops")
+        if metrics is not None and not isinstance(metrics, dict):
+            raise ValueError(f"Metrics argument should be None or dict. Got {metrics!r}.")
+        for key, spec in (metrics or {}).items():
+            if not isinstance(spec, MetricSpec):
+                raise ValueError(f"evaluate(metrics=...): {key!r} must be a "
+                                 f"tf.contrib.learn.MetricSpec(metric_fn, prediction_key=...) "
+                                 f"under tf1mem, got {spec!r}")
         hooks = list(hooks or ())
         if x is not None:
             if y is None:
@@ -228,8 +251,12 @@ class _LearnEstimator(core.Estimator):
             hooks.insert(0, _tf().compat.v1.train.FeedFnHook(feed_fn))
         if checkpoint_path is None:
             self._require_fitted()
-        results = super().evaluate(input_fn, steps=steps, hooks=hooks,
-                                   checkpoint_path=checkpoint_path, name=name)
+        self._extra_metrics = dict(metrics or {})
+        try:
+            results = super().evaluate(input_fn, steps=steps, hooks=hooks,
+                                       checkpoint_path=checkpoint_path, name=name)
+        finally:
+            self._extra_metrics = {}
         order = [k for k in self._metric_keys if k in results]
         order += [k for k in results if k not in order and k != "global_step"]
         return {key: results[key] for key in order + ["global_step"]}
