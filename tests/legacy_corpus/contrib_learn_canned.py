@@ -100,7 +100,8 @@ binary = learn.LinearClassifier(feature_columns=feature_columns,
 binary.fit(x=x, y=binary_y, steps=100)
 scores = binary.evaluate(x=x, y=binary_y, steps=1)
 print("binary keys:", " ".join(sorted(scores)))
-print("binary accuracy: %.5f auc: %.5f loss: %.5f" % (scores["accuracy"], scores["auc"], scores["loss"]))
+print("binary accuracy: %.5f auc: %.5f loss: %.5f" % (scores["accuracy"], scores["auc"],
+                                                     scores["loss"]))
 print("binary predict:", [int(p) for p in binary.predict(x=new_samples)],
       fmt(list(binary.predict_proba(x=new_samples))))
 print("binary variables:", " ".join(binary.get_variable_names()))

@@ -2,8 +2,8 @@
 
 Owns TF 1.15's DataFeeder behaviour, written for tf1mem: placeholders ``input`` and
 ``output`` (``input_<key>`` / ``output_<key>`` for dicts) with the arrays' dtypes (float64
-stays float64, as in TF 1.15) and the rows as first dimension, a batch of
-``batch_size`` rows (all rows when None) fed before each run by a ``FeedFnHook``, rows in the order of
+stays float64, as in TF 1.15) and the rows as first dimension, a batch of ``batch_size``
+rows (all rows when None) fed before each run by a ``FeedFnHook``, rows in the order of
 ``numpy.random.RandomState(42).permutation`` (a new permutation each epoch) when
 shuffling, in order otherwise, the last batch of an epoch short. With a number of epochs
 the feed ends the session (StopIteration) once they are read. Nothing here imports

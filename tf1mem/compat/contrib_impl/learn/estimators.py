@@ -180,8 +180,8 @@ class _LearnEstimator(core.Estimator):
 
         ops = dict(spec.eval_metric_ops)
         with tf.compat.v1.name_scope("metrics"):
-            for name, spec_or_fn in self._extra_metrics.items():
-                ops[name] = spec_or_fn.create_metric_ops(features, labels, spec.predictions)
+            for name, metric in self._extra_metrics.items():
+                ops[name] = metric.create_metric_ops(features, labels, spec.predictions)
         return ops
 
     def _require_fitted(self):
