@@ -25,10 +25,10 @@ def _module():
 
 def test_removed_learn_names_say_what_replaces_them():
     learn = _module()
-    with pytest.raises(contrib.RemovedAttributeError, match=r"EstimatorSpec"):
-        learn.Estimator
-    with pytest.raises(contrib.RemovedAttributeError, match=r"numpy_input_fn"):
-        learn.SKCompat
+    with pytest.raises(contrib.RemovedAttributeError, match=r"numeric_column"):
+        learn.infer_real_valued_columns_from_input_fn
+    with pytest.raises(contrib.RemovedAttributeError, match=r"SessionRunHook"):
+        learn.monitors
     assert learn.make_export_strategy is export_strategy.make_export_strategy
     assert learn.ModeKeys.INFER == "infer"
     assert learn.Experiment is experiment.Experiment

@@ -669,6 +669,139 @@ CASES = {
             'mnist sizes: 10000 10000 10000',
         ],
     ),
+    "contrib_learn_canned.py": dict(
+        # TF 1.15.5's stdout (oracle), line for line: the seeded DNN initial weights, the
+        # DataFeeder's shuffled batches, the losses, metrics, predictions and checkpoint
+        # variable names are TF 1.15.5's (floats also checked as numbers, to 1e-4).
+        args=["{tmpdir}"], exit_code=0,
+        lines=[
+            "inferred: [_RealValuedColumn(column_name='', dimension=4, default_value=None, "
+            'dtype=tf.float32, normalizer=None)]',
+            'metric keys: accuracy global_step loss',
+            'predict is a generator: True',
+            'predictions: [1, 2]',
+            'predict_classes: [1, 2]',
+            'variables: dnn/hiddenlayer_0/biases '
+            'dnn/hiddenlayer_0/biases/denlayer_0/biases/part_0/Adagrad '
+            'dnn/hiddenlayer_0/weights '
+            'dnn/hiddenlayer_0/weights/enlayer_0/weights/part_0/Adagrad '
+            'dnn/hiddenlayer_1/biases dnn/hiddenlayer_1/biases/denlayer_1/biases/part_0/Adagrad '
+            'dnn/hiddenlayer_1/weights '
+            'dnn/hiddenlayer_1/weights/enlayer_1/weights/part_0/Adagrad '
+            'dnn/hiddenlayer_2/biases dnn/hiddenlayer_2/biases/denlayer_2/biases/part_0/Adagrad '
+            'dnn/hiddenlayer_2/weights '
+            'dnn/hiddenlayer_2/weights/enlayer_2/weights/part_0/Adagrad dnn/logits/biases '
+            'dnn/logits/biases/dnn/logits/biases/part_0/Adagrad dnn/logits/weights '
+            'dnn/logits/weights/nn/logits/weights/part_0/Adagrad '
+            'dnn/multi_class_head/dnn/learning_rate global_step',
+            "checkpoints: ['model.ckpt-0.index', 'model.ckpt-100.index', 'model.ckpt-150.index']",
+            'classes as array: [1, 2]',
+            'with MetricSpec: accuracy global_step loss my_accuracy 0.98333',
+            'dnn regressor keys: global_step loss',
+            'dnn regressor variables: dnn/hiddenlayer_0/biases '
+            'dnn/hiddenlayer_0/biases/enlayer_0/biases/part_0/Adagrad dnn/hiddenlayer_0/weights '
+            'dnn/hiddenlayer_0/weights/nlayer_0/weights/part_0/Adagrad dnn/hiddenlayer_1/biases '
+            'dnn/hiddenlayer_1/biases/enlayer_1/biases/part_0/Adagrad dnn/hiddenlayer_1/weights '
+            'dnn/hiddenlayer_1/weights/nlayer_1/weights/part_0/Adagrad dnn/logits/biases '
+            'dnn/logits/biases/nn/logits/biases/part_0/Adagrad dnn/logits/weights '
+            'dnn/logits/weights/n/logits/weights/part_0/Adagrad '
+            'dnn/regression_head/dnn/learning_rate global_step',
+            'linear regressor variables: global_step linear//weight '
+            'linear//weight//linear//weight/part_0/Ftrl '
+            'linear//weight//linear//weight/part_0/Ftrl_1 linear/bias_weight '
+            'linear/bias_weight/ear/bias_weight/part_0/Ftrl '
+            'linear/bias_weight/ear/bias_weight/part_0/Ftrl_1',
+            'binary keys: accuracy accuracy/baseline_label_mean '
+            'accuracy/threshold_0.500000_mean auc auc_precision_recall global_step '
+            'labels/actual_label_mean labels/prediction_mean loss '
+            'precision/positive_threshold_0.500000_mean recall/positive_threshold_0.500000_mean',
+            'binary variables: global_step linear//weight '
+            'linear//weight/_head/linear//weight/part_0/Ftrl '
+            'linear//weight/_head/linear//weight/part_0/Ftrl_1 linear/bias_weight '
+            'linear/bias_weight/d/linear/bias_weight/part_0/Ftrl '
+            'linear/bias_weight/d/linear/bias_weight/part_0/Ftrl_1',
+            'no input: ValueError',
+            'x and input_fn: ValueError',
+            'steps and max_steps: ValueError',
+        ],
+        numbers=[
+            ('w0 after fit:', [-0.2976, -0.262, 0.6578, 0.2751], 1e-4),
+            ('accuracy:', [0.98333, 0.13788, 100.0], 1e-4),
+            ('input_fn accuracy:', [0.98333, 0.08978, 150.0], 1e-4),
+            ('proba:', [0.0047, 0.9756, 0.0196, 0.0005, 0.2039, 0.7956], 1e-4),
+            ('proba as array:', [0.0047, 0.9756, 0.0196, 0.0005, 0.2039, 0.7956], 1e-4),
+            ('skcompat score: accuracy', [0.98333, 0.0844, 160.0], 1e-4),
+            ('skcompat predict: classes logits probabilities [1, 2]',
+             [-2.5049, 2.9627, -1.1678, -5.2246, 0.9776, 2.3977], 1e-4),
+            ('dnn regressor loss:', [0.07819], 1e-4),
+            ('dnn regressor mae:', [0.21775], 1e-4),
+            ('dnn regressor predict:', [1.533, 1.6754], 1e-4),
+            ('linear regressor loss:', [0.07657, 100.0], 1e-4),
+            ('linear regressor predict:', [1.515, 1.6916], 1e-4),
+            ('binary accuracy:', [0.95, 0.99625, 0.25519], 1e-4),
+            ('binary predict: [0, 1]', [0.7258, 0.2742, 0.4526, 0.5474], 1e-4),
+        ],
+    ),
+    "contrib_learn_feature_columns.py": dict(
+        # TF 1.15.5's stdout (oracle), line for line: the FTRL-trained sparse and bucketized
+        # weights, the seeded embeddings (TF 1.15's op seeds over TF 1.15's lookup ops), the
+        # wide+deep global step counted twice per batch (floats as numbers, to 1e-4).
+        args=["{tmpdir}"], exit_code=0,
+        lines=[
+            'columns: gender education age_bucketized',
+            'lengths: 2 10 5',
+            'wide variables: global_step linear/age_bucketized/weights linear/bias_weight '
+            'linear/education/weights linear/gender/weights',
+            'wide classes: [1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1]',
+            'deep variables: dnn/binary_logistic_head/dnn/learning_rate '
+            'dnn/hiddenlayer_0/biases dnn/hiddenlayer_0/weights '
+            'dnn/input_from_feature_columns/education_embedding/weights '
+            'dnn/input_from_feature_columns/gender_embedding/weights dnn/logits/biases '
+            'dnn/logits/weights global_step',
+            'wide+deep keys: accuracy accuracy/baseline_label_mean '
+            'accuracy/threshold_0.500000_mean auc auc_precision_recall global_step '
+            'labels/actual_label_mean labels/prediction_mean loss '
+            'precision/positive_threshold_0.500000_mean recall/positive_threshold_0.500000_mean',
+            'wide+deep global_step: 42',
+            'wide+deep variables: binary_logistic_head/dnn/learning_rate '
+            'binary_logistic_head/linear/learning_rate dnn/hiddenlayer_0/biases '
+            'dnn/hiddenlayer_0/weights '
+            'dnn/input_from_feature_columns/education_embedding/weights '
+            'dnn/input_from_feature_columns/gender_embedding/weights dnn/logits/biases '
+            'dnn/logits/weights global_step linear/age_bucketized/weights linear/bias_weight '
+            'linear/education/weights linear/gender/weights',
+            'wide+deep classes: [1, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1]',
+        ],
+        numbers=[
+            ('wide accuracy:', [0.8125, 0.44028, 0.9292], 1e-4),
+            ('gender weights:', [-0.0768, -0.0854], 1e-4),
+            ('deep accuracy:', [0.70833, 0.62188], 1e-4),
+            ('deep proba:', [0.2477, 0.7523, 0.4744, 0.5256, 0.4579, 0.5421], 1e-4),
+            ('wide+deep accuracy:', [0.8125, 0.41776], 1e-4),
+        ],
+    ),
+    "contrib_learn_custom_model.py": dict(
+        # TF 1.15.5's stdout (oracle), line for line: the seeded contrib.layers.relu / linear
+        # weights (TF 1.15's op seeds), SGD on the DataFeeder's batches, the metrics, the
+        # predictions of a model_fn that builds its loss in INFER (floats as numbers, 1e-4).
+        args=["{tmpdir}"], exit_code=0,
+        lines=[
+            'mode keys: train infer',
+            'metric keys: global_step loss rmse',
+            'variables: OptimizeLoss/learning_rate fully_connected/biases fully_connected/weights '
+            'fully_connected_1/biases fully_connected_1/weights global_step',
+            'tuple metric keys: global_step loss',
+            'steps and max_steps: ValueError',
+        ],
+        numbers=[
+            ('loss:', [0.00404, 0.06357, 200.0], 1e-4),
+            ('Prediction 1:', [3.2503], 1e-4),
+            ('Prediction 2:', [2.5208], 1e-4),
+            ('Prediction 3:', [2.4572], 1e-4),
+            ('tuple predictions:', [3.2851, 1.9639, 2.2933], 1e-4),
+            ('tuple w:', [0.5087, 0.3942, 0.6476, 1.0979, 0.8886, 1.1278, 1.3714], 1e-4),
+        ],
+    ),
     "contrib_learn_experiment.py": dict(
         # TF 1.15.5's stdout (oracle), line for line.
         args=[], exit_code=0,

@@ -123,10 +123,14 @@ def _framework_core_names():
 
 
 def _layers_extras():
-    from tf1mem.compat.contrib_impl import layers
+    from tf1mem.compat.contrib_impl import feature_column, layers
 
     v1 = _v1()
-    return {"l2_normalize": v1.nn.l2_normalize, "embed_sequence": layers.embed_sequence}
+    return {"l2_normalize": v1.nn.l2_normalize, "embed_sequence": layers.embed_sequence,
+            **{name: getattr(feature_column, name) for name in (
+                "real_valued_column", "sparse_column_with_keys",
+                "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column",
+                "infer_real_valued_columns")}}
 
 
 def _factorization_extras():
@@ -154,7 +158,11 @@ def _legacy_seq2seq():
 CONTRIB_MODULES = {
     # name: (sources, note for the module docstring)
     "slim": ("tf_slim", "tf-slim, the maintained home of tf.contrib.slim"),
-    "layers": ((_layers_extras, "tf_slim"), "tf-slim's layers, initializers, regularizers"),
+    "layers": ((_layers_extras, "tf_slim"),
+               "tf-slim's layers, initializers, regularizers; tf1mem's embed_sequence and "
+               "the feature columns the contrib.learn estimators take (real_valued_column, "
+               "sparse_column_with_keys, sparse_column_with_hash_bucket, "
+               "bucketized_column, embedding_column, infer_real_valued_columns)"),
     "framework": ((_framework_extras, "tf_slim"), "tf-slim's variables/arg_scope and TF core"),
     "rnn": ((_rnn_extras, _attr("nn.rnn_cell")),
             "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
@@ -218,8 +226,9 @@ REMOVED_TOP_LEVEL = {}
 
 # Per-symbol advice for names that a mapped contrib module no longer has.
 REMOVED_SYMBOLS = {
-    "layers.real_valued_column": "tf.keras preprocessing layers",
-    "layers.sparse_column_with_hash_bucket": "tf.keras.layers.Hashing",
+    "layers.crossed_column": "tf.feature_column.crossed_column with tf.estimator's canned "
+                             "estimators (tf1mem provides them; TF 1.15's contrib crosses "
+                             "hashed with a kernel TF 2 lacks, so the bucket ids differ)",
     "training.HParams": "a dict, absl flags or keras_tuner",
     "seq2seq.BahdanauMonotonicAttention": "tf.contrib.seq2seq.BahdanauAttention (tf1mem "
                                           "provides it; the monotonic variants it does not)",
@@ -438,8 +447,11 @@ CONTRIB_MODULES.update({
               "datasets (mnist: tf1mem's MNIST loader; load_dataset('mnist')), ModeKeys, "
               "RunConfig (contrib's arguments on tf1mem's tf.estimator.RunConfig), "
               "Experiment, learn_runner and make_export_strategy around a "
-              "tf.estimator.Estimator (the contrib Estimator and SKCompat are not "
-              "provided)"),
+              "tf.estimator.Estimator, the canned DNNClassifier, DNNRegressor, "
+              "LinearClassifier, LinearRegressor with fit/evaluate/predict on numpy x, y "
+              "(TF 1.15's graphs, variable names and seeded results), SKCompat, "
+              "DNNLinearCombinedClassifier / Regressor, infer_real_valued_columns_from_input, "
+              "the contrib Estimator(model_fn) with ModelFnOps, MetricSpec"),
     "estimator": ((_estimator_symbols,),
                   "tf1mem's re-implementation of clip_gradients_by_norm, add_metrics, "
                   "forward_features, and (where TF 1.10-1.12 had them) the early-stopping "
@@ -515,20 +527,11 @@ REMOVED_SYMBOLS.update({
     "opt.AdamGSOptimizer": "tf.compat.v1.train.AdamOptimizer",
     "opt.clip_gradients_by_global_norm": "tf.clip_by_global_norm on compute_gradients' "
                                          "gradients",
-    "learn.Estimator": "tf.estimator.Estimator (tf1mem provides it) with a model_fn returning "
-                       "tf.estimator.EstimatorSpec",
-    "learn.SKCompat": "tf.estimator's train / evaluate / predict with "
-                      "tf.estimator.inputs.numpy_input_fn",
-    "learn.DNNClassifier": "tf.estimator.DNNClassifier (tf1mem provides it)",
-    "learn.DNNRegressor": "tf.estimator.DNNRegressor (tf1mem provides it)",
-    "learn.LinearClassifier": "tf.estimator.LinearClassifier (tf1mem provides it)",
-    "learn.LinearRegressor": "tf.estimator.LinearRegressor (tf1mem provides it)",
-    "learn.DNNLinearCombinedClassifier": "tf.estimator.DNNLinearCombinedClassifier (tf1mem "
-                                         "provides it)",
-    "learn.ModelFnOps": "tf.estimator.EstimatorSpec",
-    "learn.MetricSpec": "tf.estimator.EstimatorSpec(eval_metric_ops=...)",
     "learn.monitors": "tf.compat.v1.train.SessionRunHook subclasses",
-    "learn.infer_real_valued_columns_from_input": "tf.feature_column.numeric_column",
+    "learn.infer_real_valued_columns_from_input_fn": "tf.contrib.learn."
+                                                     "infer_real_valued_columns_from_input "
+                                                     "on the numpy arrays (tf1mem provides "
+                                                     "it), or tf.feature_column.numeric_column",
     "learn.KMeansClustering": "tf.contrib.factorization.KMeansClustering (tf1mem provides "
                               "it; the same estimator, train instead of fit) or "
                               "sklearn.cluster.KMeans",
@@ -577,6 +580,7 @@ REMOVED_SYMBOLS.update({f"distributions.{_name}": f"TensorFlow Probability: tfp.
 # ``eager.python``) are packages under the shim.
 CONTRIB_SUBMODULES = {
     "eager.python.tfe": "eager",
+    "learn.python.learn.estimators.model_fn": "learn",
     "factorization.python.ops.gmm_ops": "factorization",
 }
 # What a removed module still has under tf1mem (tensorflow.contrib.<name>.<...> aliases).

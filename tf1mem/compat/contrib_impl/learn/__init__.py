@@ -5,15 +5,20 @@ Owns: ``preprocessing`` (``VocabularyProcessor``, ``CategoricalVocabulary``,
 ``load_dataset("mnist")``), ``ModeKeys`` (TF1's learn keys: ``"train"``, ``"eval"``,
 ``"infer"``), ``RunConfig`` (TF 1.15's contrib signature on tf1mem's
 ``tf.estimator.RunConfig``), ``Experiment``, ``learn_runner`` and the export strategies
-(``make_export_strategy``, ``ExportStrategy``) around a core ``tf.estimator.Estimator``.
-Everything else (the contrib ``Estimator``, ``SKCompat``, the canned learn models) is
-named removed by
-:mod:`tf1mem.compat.contrib`, with a replacement. Values equal TF 1.15.5's (corpus
-scripts ``contrib_learn.py``, ``contrib_learn_experiment.py``). Nothing here imports
-TensorFlow at import time.
+(``make_export_strategy``, ``ExportStrategy``) around a core ``tf.estimator.Estimator``,
+and the canned models of :mod:`.estimators` (``DNNClassifier``, ``DNNRegressor``,
+``LinearClassifier``, ``LinearRegressor``, ``DNNLinearCombinedClassifier`` /
+``Regressor``, the contrib ``Estimator(model_fn)`` with ``ModelFnOps``, ``MetricSpec``,
+``PredictionKey``, ``SKCompat``, ``NotFittedError``,
+``infer_real_valued_columns_from_input``). Everything else (the monitors) is named
+removed by :mod:`tf1mem.compat.contrib`, with a replacement. Values equal TF 1.15.5's
+(corpus scripts ``contrib_learn.py``, ``contrib_learn_experiment.py``,
+``contrib_learn_canned.py``, ``contrib_learn_feature_columns.py``,
+``contrib_learn_custom_model.py``). Nothing here imports TensorFlow at import time.
 """
 
 from tf1mem.compat.contrib_impl.learn import datasets, learn_runner, preprocessing, utils
+from tf1mem.compat.contrib_impl.learn import estimators
 from tf1mem.compat.contrib_impl.learn.experiment import Experiment
 from tf1mem.compat.contrib_impl.learn.export_strategy import ExportStrategy, make_export_strategy
 from tf1mem.compat.contrib_impl.learn.run_config import RunConfig
@@ -36,4 +41,5 @@ def symbols():
     return {"ModeKeys": ModeKeys, "RunConfig": RunConfig, "Experiment": Experiment,
             "learn_runner": learn_runner, "ExportStrategy": ExportStrategy,
             "make_export_strategy": make_export_strategy, "datasets": datasets,
-            "preprocessing": preprocessing, "utils": utils}
+            "preprocessing": preprocessing, "utils": utils,
+            **{name: getattr(estimators, name) for name in estimators.__all__}}
