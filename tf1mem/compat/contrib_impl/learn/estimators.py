@@ -16,7 +16,6 @@ checkpoints and seeded runs equal TF 1.15.5's. Nothing here imports TensorFlow a
 time.
 """
 
-import contextlib
 import math
 
 from tf1mem.compat.contrib_impl import feature_column as fc
@@ -81,34 +80,6 @@ def _hooks(monitors):
     return hooks
 
 
-@contextlib.contextmanager
-def _tf1_op_seeds():
-    """Seeds random ops without a seed of their own by TF 1.15's rule while it is open.
-
-    With a graph-level seed, TF 1.15 gave such an op the graph's last op id (the number
-    of ops created so far: ids counted from 1) as its op seed; TF 2 counts the seeded ops
-    of the graph instead. The canned models build the
-    same ops in the same order as TF 1.15, so under TF 1.15's rule their initial weights
-    (and dropout masks) equal TF 1.15.5's for the same ``tf_random_seed``. Restored on
-    exit, also when building fails.
-    """
-    from tensorflow.python.framework import ops, random_seed
-
-    original = random_seed.get_seed
-
-    def get_seed(op_seed):
-        graph = ops.get_default_graph()
-        if op_seed is None and graph.seed is not None and not _tf().executing_eagerly():
-            op_seed = len(graph._nodes_by_id)
-        return original(op_seed)
-
-    random_seed.get_seed = get_seed
-    try:
-        yield
-    finally:
-        random_seed.get_seed = original
-
-
 def _stop_if_input_constant_hook(fed):
     """Stops prediction after one batch when the input cannot end by itself.
 
@@ -164,9 +135,11 @@ class _LearnEstimator(core.Estimator):
                 training_util._get_or_create_global_step_read()
             if feature_engineering_fn is not None:
                 features, labels = feature_engineering_fn(features, labels)
-            with _tf1_op_seeds():
-                spec = model_fn(_feature_dict(features) if feature_dict else features,
-                                labels, mode, config)
+            # Random ops without a seed take TF 1.15's op seeds from the shim
+            # (tf1mem.compat.op_seeds): this model_fn's ops are TF1's, so its seeded
+            # initial weights are too.
+            spec = model_fn(_feature_dict(features) if feature_dict else features,
+                            labels, mode, config)
             if mode == ModeKeys.EVAL and self._extra_metrics:
                 spec = spec._replace(eval_metric_ops=self._metric_ops(
                     spec, _feature_dict(features) if feature_dict else features, labels))
