@@ -343,3 +343,41 @@ def test_schedules_train_to_train_steps_and_evaluate_as_tf115(tmp_path):
         "continuous_train_and_eval 26 [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26] 2 1",
         "test 1 [] 1 -",  # TF 1.15.5's test() evaluates without eval_hooks
     ], _subproc.describe(proc)
+
+
+def _csv(tmp_path, text):
+    path = tmp_path / "data.csv"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("5,2,a,b\n1.0,2.0,0\n", r"header says 5 samples but 1 rows follow.*zeros"),
+    ("2,2\n1.0,2.0,0\n1.0,0\n", r"line 3: 1 features where the header says 2"),
+    ("1,2\n1.0,x,0\n", r"line 2: .*'x'"),
+    ("n,f\n1.0,2.0,0\n", r"line 1: the header must start with the number of samples"),
+    ("", r"is empty"),
+])
+def test_csv_reader_refuses_what_tf1_filled_with_zeros(tmp_path, text, needle):
+    # TF 1.15 left rows the header announced but the file lacked as zeros, and trained on
+    # them; tf1mem names the file and the line instead.
+    from tf1mem.compat.contrib_impl.learn import datasets_base
+
+    with pytest.raises(datasets_base.CsvDataError, match=needle):
+        datasets_base.load_csv_with_header(_csv(tmp_path, text), int, np.float32)
+
+
+def test_csv_reader_values_and_removed_loaders(tmp_path):
+    from tf1mem.compat import contrib
+    from tf1mem.compat.contrib_impl.learn import datasets, datasets_base
+
+    got = datasets.base.load_csv_with_header(
+        _csv(tmp_path, "2,2,a,b\n1.5,2.0,1\n3.0,4.5,0\n"), np.int64, np.float32)
+    assert got.data.tolist() == [[1.5, 2.0], [3.0, 4.5]] and got.target.tolist() == [1, 0]
+    plain = datasets_base.load_csv_without_header(_csv(tmp_path, "1,2,0\n3,4,1\n"), int,
+                                                  np.float64, target_column=0)
+    assert plain.target.tolist() == [1, 3] and plain.data.tolist() == [[2, 0], [4, 1]]
+    with pytest.raises(datasets_base.CsvDataError, match="line 2: 1 features where line 1"):
+        datasets_base.load_csv_without_header(_csv(tmp_path, "1,2,0\n3,1\n"), int, float)
+    with pytest.raises(contrib.RemovedAttributeError, match="sklearn.datasets.load_iris"):
+        datasets_base.load_iris  # noqa: B018

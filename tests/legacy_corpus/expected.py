@@ -1472,6 +1472,19 @@ CASES = {
             'drawn: [[2 1 2 1 0]]',
         ],
     ),
+    "contrib_learn_csv.py": dict(
+        args=["{tmpdir}"], exit_code=0,
+        # every line, exactly as TF 1.15.5 printed it
+        lines=[
+            'training: (12, 4) float32 int64 [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]',
+            'first row: [0.20000000298023224, 1.600000023841858, 0.8999999761581421, 1.399999976158142]',
+            'test targets: [0, 1, 2, 0, 1, 2]',
+            "fields: Dataset ('data', 'target')",
+            'target_column=0: [0.4000000059604645, 3.299999952316284, 4.199999809265137, 1.899999976158142, 3.200000047683716, 5.699999809265137] float64 [1.5, 0.8, 0.9, 0.0]',
+            'without header: [[5.099999904632568, 3.5], [6.199999809265137, 2.9000000953674316]] [0, 1] int64',
+            "datasets: ('train', 'validation', 'test')",
+        ],
+    ),
     "contrib_tfprof.py": dict(
         args=["{tmpdir}"], exit_code=0,
         # TF 1.15.5's lines but two kinds: its profiler first printed "Parsing Inputs...",

@@ -103,6 +103,9 @@ _MODULE_ALIASES = {
     "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf1mem.data.input_data",
     "tensorflow.contrib.learn.datasets.mnist": "tf1mem.data.input_data",
     "tensorflow.contrib.learn.datasets": "tf1mem.compat.contrib_impl.learn.datasets",
+    "tensorflow.contrib.learn.datasets.base": "tf1mem.compat.contrib_impl.learn.datasets_base",
+    "tensorflow.contrib.learn.python.learn.datasets.base":
+        "tf1mem.compat.contrib_impl.learn.datasets_base",
     "tensorflow.contrib.learn.preprocessing": "tf1mem.compat.contrib_impl.learn.preprocessing",
     "tensorflow.contrib.learn.learn_runner": "tf1mem.compat.contrib_impl.learn.learn_runner",
     "tensorflow.contrib.learn.python.learn.learn_runner":

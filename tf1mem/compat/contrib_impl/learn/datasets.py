@@ -1,10 +1,12 @@
 """``tf.contrib.learn.datasets``: ``mnist`` (tf1mem's MNIST loader, the module
-``tensorflow.examples.tutorials.mnist.input_data`` is) and ``load_dataset``."""
+``tensorflow.examples.tutorials.mnist.input_data`` is), ``base`` (the CSV readers:
+:mod:`tf1mem.compat.contrib_impl.learn.datasets_base`) and ``load_dataset``."""
 
 from tf1mem import errors
+from tf1mem.compat.contrib_impl.learn import datasets_base as base
 from tf1mem.data import input_data as mnist
 
-__all__ = ["mnist", "load_dataset", "DATASETS"]
+__all__ = ["base", "mnist", "load_dataset", "DATASETS"]
 
 __path__ = []  # a package to the import system: ``...learn.datasets.mnist`` resolves
 
