@@ -1485,6 +1485,17 @@ CASES = {
             "datasets: ('train', 'validation', 'test')",
         ],
     ),
+    "contrib_metrics_f1.py": dict(
+        args=[], exit_code=0,
+        # every line, exactly as TF 1.15.5 printed it (tensor and variable names too)
+        lines=[
+            "f1/Max:0 f1/Max_1:0 ['f1/false_negatives:0', 'f1/false_positives:0', 'f1/true_positives:0', 'weighted/false_negatives:0', 'weighted/false_positives:0', 'weighted/true_positives:0']",
+            'update: 1.000000 1.000000',
+            'update: 0.833333 0.758621',
+            'update: 0.666667 0.615385',
+            'f1: 0.666667 0.615385',
+        ],
+    ),
     "contrib_tfprof.py": dict(
         args=["{tmpdir}"], exit_code=0,
         # TF 1.15.5's lines but two kinds: its profiler first printed "Parsing Inputs...",

@@ -403,7 +403,7 @@ CONTRIB_MODULES.update({
                "(predictions/logits first)"),
     "metrics": ((_metrics_extras,),
                 "tf.compat.v1.metrics in the contrib argument order (streaming_*), "
-                "tf.compat.v1.sets, tf1mem's accuracy"),
+                "tf.compat.v1.sets, tf1mem's accuracy and f1_score"),
     "training": ((_training_extras, "tf_slim.training.training"),
                  "tf1mem's HParams, bucket and bucket_by_sequence_length (on TF's v1 "
                  "queues); create_train_op and friends from tf-slim"),

@@ -5,7 +5,8 @@ with the first two arguments the other way round (``labels`` first there): each
 function here takes the contrib order and calls the v1 metric by keyword, which
 gives the same (value, update_op) pair (checked against TF 1.15.5 by the corpus
 script ``contrib_losses_metrics.py``). ``accuracy`` is contrib's one-shot (not
-streaming) accuracy. The streaming metrics without a v1 twin
+streaming) accuracy; ``f1_score`` is the best F1 over thresholds, as TF 1.15's. The
+streaming metrics without a v1 twin
 (``streaming_concat``, ``streaming_covariance``, ``streaming_pearson_correlation``
 ...) are not provided: see :data:`tf1mem.compat.contrib.REMOVED_SYMBOLS`.
 """
@@ -116,6 +117,45 @@ def accuracy(predictions, labels, weights=None, name=None):
         return v1.reduce_mean(correct)
 
 
+def f1_score(labels, predictions, weights=None, num_thresholds=200,
+             metrics_collections=None, updates_collections=None, name=None):
+    """TF 1.15's ``tf.contrib.metrics.f1_score``: the best F1 over thresholds, streamed.
+
+    ``predictions`` are probabilities in [0, 1]; at each of ``num_thresholds``
+    thresholds spread evenly over [0, 1] (the ends moved out by 1e-7) the streamed true
+    positives, false positives and false negatives give an F1, and the value is the
+    largest (``labels`` first, as TF 1.15's classification metrics took them). Returns
+    ``(f1, update_op)``, the update op giving the best F1 after the batch.
+    """
+    v1 = _v1()
+    from tensorflow.python.ops import metrics_impl
+
+    if not isinstance(num_thresholds, int) or num_thresholds < 2:
+        raise ValueError(f"f1_score: num_thresholds must be an int of at least 2 (the two "
+                         f"ends of [0, 1]); got {num_thresholds!r}")
+    epsilon = 1e-7
+    with v1.variable_scope(name, "f1", (labels, predictions, weights)):
+        predictions, labels, weights = metrics_impl._remove_squeezable_dimensions(  # pylint: disable=protected-access
+            predictions=predictions, labels=labels, weights=weights)
+        inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+        thresholds = [-epsilon] + inner + [1.0 + epsilon]
+        values, updates = metrics_impl._confusion_matrix_at_thresholds(  # pylint: disable=protected-access
+            labels, predictions, thresholds, weights, includes=("tp", "fp", "fn"))
+
+        def best(counts, suffix):
+            tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
+            precision = v1.div(tp, epsilon + tp + fp, name=f"precision_{suffix}")
+            recall = v1.div(tp, epsilon + tp + fn, name=f"recall_{suffix}")
+            return v1.reduce_max(2.0 * precision * recall / (precision + recall + epsilon))
+
+        value, update_op = best(values, "value"), best(updates, "update")
+        if metrics_collections:
+            v1.add_to_collections(metrics_collections, value)
+        if updates_collections:
+            v1.add_to_collections(updates_collections, update_op)
+        return value, update_op
+
+
 def _table():
     table = {name: _paired(name, v1_name) for name, (v1_name, _) in _PAIRED.items()}
     table.update(streaming_auc=streaming_auc, streaming_mean=streaming_mean,
@@ -123,7 +163,8 @@ def _table():
                  streaming_mean_iou=streaming_mean_iou,
                  streaming_recall_at_k=streaming_recall_at_k,
                  streaming_sparse_precision_at_k=streaming_sparse_precision_at_k,
-                 streaming_sparse_recall_at_k=streaming_sparse_recall_at_k, accuracy=accuracy)
+                 streaming_sparse_recall_at_k=streaming_sparse_recall_at_k, accuracy=accuracy,
+                 f1_score=f1_score)
     return table
 
 
