@@ -327,3 +327,14 @@ def test_tfe_2017_import_path_is_tf_contrib_eager(tmp_path):
     assert got["grad"] == 4.0
     assert got["missing"].startswith("RemovedModuleError") \
         and "tf.contrib.eager.python.no_such_module" in got["missing"]
+
+
+def test_metric_learning_names_what_it_does_not_provide():
+    from tf1mem.compat.contrib_impl import losses, metric_learning
+
+    assert losses.metric_learning is metric_learning
+    assert "losses.metric_learning" not in contrib.REMOVED_SYMBOLS
+    with pytest.raises(contrib.RemovedAttributeError, match="tensorflow_addons.losses"):
+        metric_learning.lifted_struct_loss  # noqa: B018
+    with pytest.raises(AttributeError):
+        metric_learning.no_such_loss  # noqa: B018

@@ -1496,6 +1496,23 @@ CASES = {
             'f1: 0.666667 0.615385',
         ],
     ),
+    "contrib_metric_learning.py": dict(
+        args=[], exit_code=0,
+        # every line, exactly as TF 1.15.5 printed it (the training steps' loss too)
+        lines=[
+            'triplet_semihard_loss:0 contrastive_loss:0',
+            'triplet: 0.62365 wide: 0.05043 one class: 1.65117',
+            'contrastive: 1.20221',
+            'distances:',
+            '[[0.      1.00419 0.73373]',
+            ' [1.00419 0.      1.5441 ]',
+            ' [0.73373 1.5441  0.     ]]',
+            '[[0.      1.0084  0.53836]',
+            ' [1.0084  0.      2.38425]',
+            ' [0.53836 2.38425 0.     ]]',
+            'trained: 0.62365 -> 0.32313',
+        ],
+    ),
     "contrib_tfprof.py": dict(
         args=["{tmpdir}"], exit_code=0,
         # TF 1.15.5's lines but two kinds: its profiler first printed "Parsing Inputs...",

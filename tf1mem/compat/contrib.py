@@ -400,7 +400,8 @@ CONTRIB_MODULES.update({
              "tf.data.experimental and tf.compat.v1.data; tf1mem's batch_and_drop_remainder"),
     "losses": ((_impl("losses"),),
                "tf.compat.v1.losses' maths in TF 1.15's contrib argument order "
-               "(predictions/logits first)"),
+               "(predictions/logits first); tf1mem's metric_learning.triplet_semihard_loss "
+               "and contrastive_loss"),
     "metrics": ((_metrics_extras,),
                 "tf.compat.v1.metrics in the contrib argument order (streaming_*), "
                 "tf.compat.v1.sets, tf1mem's accuracy and f1_score"),
@@ -497,7 +498,6 @@ REMOVED_SYMBOLS.update({
     "metrics.streaming_concat": "collect the batches' values in Python (sess.run each batch)",
     "metrics.streaming_covariance": "tensorflow_probability.stats.covariance",
     "metrics.streaming_pearson_correlation": "tensorflow_probability.stats.correlation",
-    "losses.metric_learning": "tensorflow_addons.losses (triplet_semihard_loss, ...)",
     "cudnn_rnn.CudnnLSTM": "tf.keras.layers.LSTM (uses cuDNN on a GPU)",
     "cudnn_rnn.CudnnGRU": "tf.keras.layers.GRU(reset_after=True) (uses cuDNN on a GPU)",
     "cudnn_rnn.CudnnCompatibleGRUCell": "tf.keras.layers.GRUCell(reset_after=True): cuDNN's "

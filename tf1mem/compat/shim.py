@@ -118,6 +118,9 @@ _MODULE_ALIASES = {
         "tf1mem.compat.contrib_impl.learn.export_strategy",
     "tensorflow.contrib.learn.utils": "tf1mem.compat.contrib_impl.learn.utils",
     "tensorflow.contrib.distributions.bijectors": "tf1mem.compat.contrib_impl.bijectors",
+    "tensorflow.contrib.losses.metric_learning": "tf1mem.compat.contrib_impl.metric_learning",
+    "tensorflow.contrib.losses.python.metric_learning.metric_loss_ops":
+        "tf1mem.compat.contrib_impl.metric_learning",
     "tensorflow.estimator": "tf1mem.compat.estimator",
     "tensorflow.estimator.inputs": "tf1mem.compat.estimator.inputs",
     "tensorflow.estimator.export": "tf1mem.compat.estimator.export",

@@ -5,14 +5,16 @@ onehot_labels)``, ``mean_squared_error(predictions, labels)``), ``tf.compat.v1.l
 takes the labels first: a plain alias would swap them for positional calls. Each
 function here takes TF 1.15's contrib parameters and calls the v1 loss by keyword,
 which computes the same value (checked against TF 1.15.5 by the corpus script
-``contrib_losses_metrics.py``).
+``contrib_losses_metrics.py``). ``metric_learning`` is
+:mod:`tf1mem.compat.contrib_impl.metric_learning`.
 """
 
 from tf1mem._tf import v1 as _v1
+from tf1mem.compat.contrib_impl import metric_learning
 
 __all__ = ["absolute_difference", "add_loss", "compute_weighted_loss", "cosine_distance",
            "get_losses", "get_regularization_losses", "get_total_loss", "hinge_loss",
-           "log_loss", "mean_pairwise_squared_error", "mean_squared_error",
+           "log_loss", "mean_pairwise_squared_error", "mean_squared_error", "metric_learning",
            "sigmoid_cross_entropy", "softmax_cross_entropy", "sparse_softmax_cross_entropy"]
 
 
