@@ -381,3 +381,19 @@ def test_csv_reader_values_and_removed_loaders(tmp_path):
         datasets_base.load_csv_without_header(_csv(tmp_path, "1,2,0\n3,1\n"), int, float)
     with pytest.raises(contrib.RemovedAttributeError, match="sklearn.datasets.load_iris"):
         datasets_base.load_iris  # noqa: B018
+
+
+def test_learn_io_input_fns_shuffle_by_default_as_tf1s_contrib(monkeypatch):
+    from tf1mem.compat.contrib_impl.learn import io
+    from tf1mem.compat.estimator import inputs
+
+    seen = {}
+    monkeypatch.setattr(inputs, "numpy_input_fn", lambda **kw: seen.setdefault("np", kw))
+    monkeypatch.setattr(inputs, "pandas_input_fn", lambda **kw: seen.setdefault("pd", kw))
+    io.numpy_input_fn({"x": np.ones(3)}, np.ones(3), 4, num_epochs=7)
+    io.pandas_input_fn("frame", shuffle=False, target_column="y")
+    assert seen["np"]["shuffle"] is True and seen["np"]["batch_size"] == 4 \
+        and seen["np"]["num_epochs"] == 7
+    assert seen["pd"]["shuffle"] is False and seen["pd"]["target_column"] == "y"
+    with pytest.raises(contrib.RemovedAttributeError, match="make_batched_features_dataset"):
+        io.read_batch_features  # noqa: B018

@@ -446,7 +446,8 @@ CONTRIB_MODULES.update({
     "learn": ((_learn_symbols,),
               "tf1mem's re-implementation of preprocessing.VocabularyProcessor, "
               "datasets (mnist: tf1mem's MNIST loader; load_dataset('mnist'); base's "
-              "load_csv_with_header / without_header), ModeKeys, "
+              "load_csv_with_header / without_header), io (numpy_input_fn, "
+              "pandas_input_fn), ModeKeys, "
               "RunConfig (contrib's arguments on tf1mem's tf.estimator.RunConfig), "
               "Experiment, learn_runner and make_export_strategy around a "
               "tf.estimator.Estimator, the canned DNNClassifier, DNNRegressor, "

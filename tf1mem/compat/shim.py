@@ -104,6 +104,8 @@ _MODULE_ALIASES = {
     "tensorflow.contrib.learn.datasets.mnist": "tf1mem.data.input_data",
     "tensorflow.contrib.learn.datasets": "tf1mem.compat.contrib_impl.learn.datasets",
     "tensorflow.contrib.learn.datasets.base": "tf1mem.compat.contrib_impl.learn.datasets_base",
+    "tensorflow.contrib.learn.io": "tf1mem.compat.contrib_impl.learn.io",
+    "tensorflow.contrib.learn.python.learn.learn_io": "tf1mem.compat.contrib_impl.learn.io",
     "tensorflow.contrib.learn.python.learn.datasets.base":
         "tf1mem.compat.contrib_impl.learn.datasets_base",
     "tensorflow.contrib.learn.preprocessing": "tf1mem.compat.contrib_impl.learn.preprocessing",

@@ -38,7 +38,9 @@ class ModeKeys:
 
 def symbols():
     """The names tf.contrib.learn resolves to under tf1mem."""
-    return {"ModeKeys": ModeKeys, "RunConfig": RunConfig, "Experiment": Experiment,
+    from tf1mem.compat.contrib_impl.learn import io
+
+    return {"io": io, "ModeKeys": ModeKeys, "RunConfig": RunConfig, "Experiment": Experiment,
             "learn_runner": learn_runner, "ExportStrategy": ExportStrategy,
             "make_export_strategy": make_export_strategy, "datasets": datasets,
             "preprocessing": preprocessing, "utils": utils,
