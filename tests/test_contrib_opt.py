@@ -21,8 +21,39 @@ def test_table_says_reimplemented_and_names_replacements():
     opt = _module()
     with pytest.raises(contrib.RemovedAttributeError, match=r"LARSOptimizer.*Use instead"):
         opt.LARSOptimizer
-    with pytest.raises(contrib.RemovedAttributeError, match="Adamax"):
-        opt.AdaMaxOptimizer
+    with pytest.raises(contrib.RemovedAttributeError, match="optax"):
+        opt.ShampooOptimizer
+
+
+@pytest.mark.slow
+def test_adamax_resource_variables_update_as_ref_variables():
+    # The corpus script contrib_opt_adamax.py checks ref variables (the shim's default)
+    # against TF 1.15.5; a script that asks for resource variables gets the same values.
+    import numpy as np
+    import tensorflow as tf
+
+    from tf1mem.compat.contrib_impl import opt as contrib_opt
+
+    v1 = tf.compat.v1
+    results = []
+    for resource in (False, True):
+        with tf.Graph().as_default():
+            w = v1.Variable([[0.5, -1.0], [2.0, 0.25]], use_resource=resource)
+            emb = v1.Variable(np.arange(12, dtype=np.float32).reshape(4, 3) / 10.0,
+                              use_resource=resource)
+            rows = tf.nn.embedding_lookup(emb, [0, 2, 2])
+            loss = tf.reduce_sum(tf.square(tf.matmul(tf.ones([2, 2]), w) - 1.0)) + \
+                tf.reduce_sum(rows * rows)
+            train = contrib_opt.symbols()["AdaMaxOptimizer"](0.1, 0.8, 0.9).minimize(loss)
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                for _ in range(3):
+                    sess.run(train)
+                results.append(sess.run([w, emb]))
+    for ref, res in zip(*results):
+        np.testing.assert_allclose(ref, res, rtol=1e-6)
+    assert results[0][1][1].tolist() == [0.30000001192092896, 0.4000000059604645,
+                                         0.5]  # a row no step touched
 
 
 SCRIPT = r'''

@@ -1513,6 +1513,36 @@ CASES = {
             'trained: 0.62365 -> 0.32313',
         ],
     ),
+    "contrib_data_sliding_window.py": dict(
+        args=[], exit_code=0,
+        # every line, exactly as TF 1.15.5 printed it
+        lines=[
+            'shift 2: [[0, 1, 2], [2, 3, 4], [4, 5, 6]] (?,)',
+            'default: [[0, 1], [1, 2], [2, 3]]',
+            'window_stride: [[0, 2], [3, 5], [6, 8]]',
+            'stride=: [[0, 1, 2], [2, 3, 4]]',
+            'tuple: [[[0, 1], [0, 10]], [[1, 2], [10, 20]], [[2, 3], [20, 30]], [[3, 4], [30, 40]]] (TensorShape([Dimension(None)]), TensorShape([Dimension(None)]))',
+            'dict: [([0.0, 1.0, 2.0], [0, 1, 2]), ([1.0, 2.0, 3.0], [1, 2, 3])]',
+            'short: []',
+            'both: ValueError',
+        ],
+    ),
+    "contrib_opt_adamax.py": dict(
+        args=[], exit_code=0,
+        # every line, exactly as TF 1.15.5 printed it (names, losses, slots)
+        lines=[
+            "slots: ['m', 'v']",
+            "variables: ['beta1_power', 'emb', 'emb/AdaMax', 'emb/AdaMax_1', 'w', 'w/AdaMax', 'w/AdaMax_1']",
+            'step 0 loss: 14.093123',
+            'step 1 loss: 10.885911',
+            'step 2 loss: 8.115393',
+            'w: [ 0.187257 -0.711745  1.686435  0.546398]',
+            'emb: [ 0.       -0.056779 -0.037865  0.3       0.4       0.5       0.299402',
+            '  0.394655  0.491072  0.9       1.        1.1     ]',
+            'm, v of w: [ 3.19702  -0.946855  6.027968 -2.441963] [ 6.025101  2.12625  11.299842  5.16375 ]',
+            'v of emb: [0.    0.162 0.324 0.    0.    0.    1.944 2.268 2.592 0.    0.    0.   ]',
+        ],
+    ),
     "contrib_tfprof.py": dict(
         args=["{tmpdir}"], exit_code=0,
         # TF 1.15.5's lines but two kinds: its profiler first printed "Parsing Inputs...",

@@ -316,7 +316,7 @@ def _data_extras():
 
     return {"batch_and_drop_remainder": data.batch_and_drop_remainder,
             "padded_batch_and_drop_remainder": data.padded_batch_and_drop_remainder,
-            "sliding_window_batch": None, "assert_element_shape": None,
+            "sliding_window_batch": data.sliding_window_batch, "assert_element_shape": None,
             "read_batch_features": None, "LMDBDataset": None}
 
 
@@ -397,7 +397,8 @@ def _cudnn_extras():
 # above say of them (kept as they are so that other branches' rows merge cleanly).
 CONTRIB_MODULES.update({
     "data": ((_data_extras, _attr("data.experimental"), _attr("data")),
-             "tf.data.experimental and tf.compat.v1.data; tf1mem's batch_and_drop_remainder"),
+             "tf.data.experimental and tf.compat.v1.data; tf1mem's batch_and_drop_remainder "
+             "and sliding_window_batch"),
     "losses": ((_impl("losses"),),
                "tf.compat.v1.losses' maths in TF 1.15's contrib argument order "
                "(predictions/logits first); tf1mem's metric_learning.triplet_semihard_loss "
@@ -439,7 +440,8 @@ CONTRIB_MODULES.update({
                 "scalar(name, tensor, family, step), all_summary_ops, initialize) on TF 2's "
                 "copy of it in tensorflow.python.ops.summary_ops_v2, chosen by tf1mem"),
     "opt": ((_opt_symbols,),
-            "tf1mem's re-implementation of LazyAdamOptimizer, NadamOptimizer, AdamWOptimizer, "
+            "tf1mem's re-implementation of LazyAdamOptimizer, NadamOptimizer, AdaMaxOptimizer, "
+            "AdamWOptimizer, "
             "MomentumWOptimizer, extend_with_decoupled_weight_decay, "
             "MovingAverageOptimizer (swapping_saver) and ScipyOptimizerInterface on TF's v1 "
             "optimizers, with TF1's slot and variable names"),
@@ -491,8 +493,6 @@ for _name in CONTRIB_MODULES:
     REMOVED_CONTRIB.pop(_name, None)
 del _name
 REMOVED_SYMBOLS.update({
-    "data.sliding_window_batch": "dataset.window(size, shift).flat_map(lambda w: "
-                                 "w.batch(size))",
     "data.assert_element_shape": "dataset.map with tf.ensure_shape",
     "data.read_batch_features": "tf.data.experimental.make_batched_features_dataset",
     "data.LMDBDataset": "no replacement in TF 2",
@@ -513,7 +513,6 @@ REMOVED_SYMBOLS.update({
     "image.single_image_random_dot_stereograms": "no replacement in TF 2",
     "opt.LARSOptimizer": "tf.keras.optimizers.Lion / SGD, or a tf.compat.v1.train."
                          "Optimizer subclass scaling each layer's step by ||w|| / ||g||",
-    "opt.AdaMaxOptimizer": "tf.keras.optimizers.Adamax",
     "opt.ShampooOptimizer": "no replacement in TF 2 (optax's shampoo outside TF)",
     "opt.GGTOptimizer": "tf.compat.v1.train.AdamOptimizer",
     "opt.PowerSignOptimizer": "tf.compat.v1.train.MomentumOptimizer",

@@ -336,7 +336,91 @@ def _classes():
                     swapped_list[key] = swapped(key, item)
             return v1.train.Saver(swapped_list, name=name, **kwargs)
 
+    class AdaMaxOptimizer(adam.AdamOptimizer):
+        """TF 1.15's ``tf.contrib.opt.AdaMaxOptimizer`` (Kingma and Ba's Adam with the
+        infinity norm): ``m = beta1 m + (1 - beta1) g``, ``v = max(beta2 v, |g|)``,
+        ``var -= lr / (1 - beta1^t) * m / (v + epsilon)``, on TF's own ``ApplyAdaMax``
+        kernel; sparse gradients update only their rows. One accumulator,
+        ``beta1_power``; slots ``m`` and ``v`` (``<var>/AdaMax``, ``<var>/AdaMax_1``)."""
+
+        def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
+                     use_locking=False, name="AdaMax"):
+            super().__init__(learning_rate, beta1, beta2, epsilon, use_locking, name)
+
+        def _get_beta_accumulators(self):
+            graph = None if tf.executing_eagerly() else v1.get_default_graph()
+            return self._get_non_slot_variable("beta1_power", graph=graph)
+
+        def _create_slots(self, var_list):
+            first = min(var_list, key=lambda x: x.name)
+            self._create_non_slot_variable(initial_value=self._beta1, name="beta1_power",
+                                           colocate_with=first)
+            for var in var_list:
+                self._zeros_slot(var, "m", self._name)
+                self._zeros_slot(var, "v", self._name)
+
+        def _dense_args(self, var):
+            dtype = var.dtype.base_dtype
+            return [tf.cast(self._get_beta_accumulators(), dtype), tf.cast(self._lr_t, dtype),
+                    tf.cast(self._beta1_t, dtype), tf.cast(self._beta2_t, dtype),
+                    tf.cast(self._epsilon_t, dtype)]
+
+        def _apply_dense(self, grad, var):
+            return gen_training_ops.apply_ada_max(
+                var, self.get_slot(var, "m"), self.get_slot(var, "v"),
+                *self._dense_args(var), grad, use_locking=self._use_locking)
+
+        def _resource_apply_dense(self, grad, var):
+            return gen_training_ops.resource_apply_ada_max(
+                var.handle, self.get_slot(var, "m").handle, self.get_slot(var, "v").handle,
+                *self._dense_args(var), grad, use_locking=self._use_locking)
+
+        def _apply_sparse_shared(self, grad, var, indices, scatter_add, scatter_update):
+            beta1_power, lr, beta1, beta2, eps = self._dense_args(var)
+            m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+            m_rows = tf.gather(m, indices) * beta1 + grad * (1 - beta1)
+            with tf.control_dependencies([m_rows]):
+                m_t = scatter_update(m, indices, m_rows)
+            v_rows = tf.maximum(tf.gather(v, indices) * beta2, tf.abs(grad))
+            with tf.control_dependencies([v_rows]):
+                v_t = scatter_update(v, indices, v_rows)
+            step = -lr / (1 - beta1_power) * (m_rows / (v_rows + eps))
+            with tf.control_dependencies([step]):
+                var_t = scatter_add(var, indices, step)
+            return tf.group(var_t, m_t, v_t)
+
+        def _apply_sparse(self, grad, var):
+            return self._apply_sparse_shared(
+                grad.values, var, grad.indices,
+                lambda ref, idx, val: v1.scatter_add(ref, idx, val,
+                                                     use_locking=self._use_locking),
+                lambda ref, idx, val: v1.scatter_update(ref, idx, val,
+                                                        use_locking=self._use_locking))
+
+        def _resource_apply_sparse(self, grad, var, indices):
+            from tensorflow.python.ops import resource_variable_ops as rvo
+
+            def add(ref, idx, val):
+                with tf.control_dependencies([rvo.resource_scatter_add(ref.handle, idx, val)]):
+                    return ref.value()
+
+            def update(ref, idx, val):
+                with tf.control_dependencies([rvo.resource_scatter_update(ref.handle, idx,
+                                                                          val)]):
+                    return ref.value()
+
+            return self._apply_sparse_shared(grad, var, indices, add, update)
+
+        def _finish(self, update_ops, name_scope):
+            with tf.control_dependencies(update_ops):
+                beta1_power = self._get_beta_accumulators()
+                with tf.compat.v1.colocate_with(beta1_power):
+                    update_beta1 = beta1_power.assign(beta1_power * self._beta1_t,
+                                                      use_locking=self._use_locking)
+            return tf.group(*update_ops + [update_beta1], name=name_scope)
+
     _CLASSES = {
+        "AdaMaxOptimizer": AdaMaxOptimizer,
         "LazyAdamOptimizer": LazyAdamOptimizer,
         "NadamOptimizer": NadamOptimizer,
         "DecoupledWeightDecayExtension": DecoupledWeightDecayExtension,
