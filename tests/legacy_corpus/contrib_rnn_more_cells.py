@@ -81,6 +81,21 @@ with tf.variable_scope('tagger', initializer=tf.glorot_uniform_initializer(seed=
     print('highway:', hw_out.shape.as_list(), highway.state_size)
     fetch['highway out'] = hw_out[-1]
 
+def error(label, make):
+    try:
+        make()
+    except ValueError as e:
+        print(label, [line for line in str(e).splitlines() if line.strip()][-1].strip())
+
+
+error('no dtype:', lambda: tf.contrib.rnn.LSTMBlockFusedCell(2)(x))
+error('one state:', lambda: tf.contrib.rnn.LSTMBlockFusedCell(2)(x, initial_state=(start[0],)))
+error('shards:', lambda: tf.nn.dynamic_rnn(
+    tf.contrib.rnn.CoupledInputForgetGateLSTMCell(2, num_unit_shards=9), x, dtype=tf.float32,
+    scope='shards'))
+error('highway sizes:', lambda: tf.nn.dynamic_rnn(
+    tf.contrib.rnn.HighwayWrapper(tf.nn.rnn_cell.GRUCell(3)), x, dtype=tf.float32,
+    scope='sizes'))
 for v in tf.global_variables():
     print('var', v.op.name, v.shape.as_list())
 loss = (tf.reduce_mean(tf.square(fused)) + tf.reduce_mean(tf.square(peep_state.c))

@@ -9,11 +9,15 @@ gate pre-activations and new cell state are layer-normalised, ``gamma``/``beta``
 candidate); ``OutputProjectionWrapper``, ``InputProjectionWrapper`` and
 ``EmbeddingWrapper`` (TF 1.0's core cells, in tf.contrib.rnn from 1.1);
 ``AttentionCellWrapper`` (attention over the cell's last outputs); the convolutional
-LSTMs ``ConvLSTMCell`` and ``Conv1D/2D/3DLSTMCell``; and
+LSTMs ``ConvLSTMCell`` and ``Conv1D/2D/3DLSTMCell``;
 ``LSTMBlockCell``, ``GRUBlockCell``, ``GRUBlockCellV2`` written in plain ops (TF 2.21
 keeps their kernels but registers no gradient for them; the maths are LSTMCell's and
-GRUCell's). Guarantees TF 1.15's variable names, argument checks and values, training
-included (corpus ``contrib_rnn_extras.py``). The cells subclass TF's v1 RNNCell, so
+GRUCell's); ``LSTMBlockFusedCell`` on TF's ``BlockLSTM`` kernel (which has its gradient)
+with ``TimeReversedFusedRNN``; ``CoupledInputForgetGateLSTMCell``, ``HighwayWrapper`` and
+``IndRNNCell``. Guarantees TF 1.15's variable names, argument checks and values, training
+included, and, for the cells added last, TF 1.15's op sequence, so that values drawn
+from ``tf.set_random_seed`` alone are TF1's too (corpus ``contrib_rnn_extras.py``,
+``contrib_rnn_more_cells.py``). The cells subclass TF's v1 RNNCell or tf.layers Layer, so
 they are built on first use; TensorFlow is not imported before.
 """
 
@@ -609,6 +613,8 @@ def _classes():
 
         def build(self, input_shape):
             depth = tf.compat.dimension_value(input_shape[2])
+            if depth is None:  # TF 1.15 failed here with a TypeError on None + int
+                raise ValueError(f"Expecting inputs_shape[2] to be set: {input_shape}")
             self._kernel = self.add_variable(
                 "kernel", [depth + self._num_units, self._num_units * 4])
             self._bias = self.add_variable("bias", [self._num_units * 4],
@@ -643,8 +649,8 @@ def _classes():
                 initial_state = zeros, zeros
             else:
                 if len(initial_state) != 2:
-                    raise ValueError("Expecting initial_state to be a tuple with length 2 "
-                                     "or None")
+                    raise ValueError(f"Expecting initial_state to be a tuple with length 2 "
+                                     f"or None, got length {len(initial_state)}")
                 if dtype is None:
                     dtype = initial_state[0].dtype
             if sequence_length is not None:
