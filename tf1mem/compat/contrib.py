@@ -167,9 +167,10 @@ CONTRIB_MODULES = {
     "rnn": ((_rnn_extras, _attr("nn.rnn_cell")),
             "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
             "stack_bidirectional_rnn, LayerNormBasicLSTMCell, LSTMBlockCell, GRUBlockCell, "
-            "GRUBlockCellV2, OutputProjectionWrapper, InputProjectionWrapper, "
-            "EmbeddingWrapper, AttentionCellWrapper, ConvLSTMCell and "
-            "Conv1D/2D/3DLSTMCell"),
+            "GRUBlockCellV2, LSTMBlockFusedCell, TimeReversedFusedRNN, "
+            "CoupledInputForgetGateLSTMCell, HighwayWrapper, IndRNNCell, "
+            "OutputProjectionWrapper, InputProjectionWrapper, EmbeddingWrapper, "
+            "AttentionCellWrapper, ConvLSTMCell and Conv1D/2D/3DLSTMCell"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),

@@ -9,21 +9,28 @@ gate pre-activations and new cell state are layer-normalised, ``gamma``/``beta``
 candidate); ``OutputProjectionWrapper``, ``InputProjectionWrapper`` and
 ``EmbeddingWrapper`` (TF 1.0's core cells, in tf.contrib.rnn from 1.1);
 ``AttentionCellWrapper`` (attention over the cell's last outputs); the convolutional
-LSTMs ``ConvLSTMCell`` and ``Conv1D/2D/3DLSTMCell``; and
+LSTMs ``ConvLSTMCell`` and ``Conv1D/2D/3DLSTMCell``;
 ``LSTMBlockCell``, ``GRUBlockCell``, ``GRUBlockCellV2`` written in plain ops (TF 2.21
 keeps their kernels but registers no gradient for them; the maths are LSTMCell's and
-GRUCell's). Guarantees TF 1.15's variable names, argument checks and values, training
-included (corpus ``contrib_rnn_extras.py``). The cells subclass TF's v1 RNNCell, so
+GRUCell's); ``LSTMBlockFusedCell`` on TF's ``BlockLSTM`` kernel (which has its gradient)
+with ``TimeReversedFusedRNN``; ``CoupledInputForgetGateLSTMCell``, ``HighwayWrapper`` and
+``IndRNNCell``. Guarantees TF 1.15's variable names, argument checks and values, training
+included, and, for the cells added last, TF 1.15's op sequence, so that values drawn
+from ``tf.set_random_seed`` alone are TF1's too (corpus ``contrib_rnn_extras.py``,
+``contrib_rnn_more_cells.py``). The cells subclass TF's v1 RNNCell or tf.layers Layer, so
 they are built on first use; TensorFlow is not imported before.
 """
 
+import functools
 import math
+import sys
 
 _CLASS_NAMES = ("LayerNormBasicLSTMCell", "LSTMBlockCell", "GRUBlockCell", "GRUBlockCellV2",
                 "OutputProjectionWrapper", "InputProjectionWrapper", "EmbeddingWrapper",
                 "AttentionCellWrapper", "ConvLSTMCell", "Conv1DLSTMCell", "Conv2DLSTMCell",
-                "Conv3DLSTMCell")
-__all__ = [*_CLASS_NAMES, "stack_bidirectional_dynamic_rnn",
+                "Conv3DLSTMCell", "LSTMBlockFusedCell", "CoupledInputForgetGateLSTMCell",
+                "HighwayWrapper", "IndRNNCell")
+__all__ = [*_CLASS_NAMES, "TimeReversedFusedRNN", "stack_bidirectional_dynamic_rnn",
            "stack_bidirectional_rnn", "symbols"]
 
 _CLASSES = None
@@ -115,11 +122,39 @@ def stack_bidirectional_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
     return layer, tuple(states_fw), tuple(states_bw)
 
 
+class TimeReversedFusedRNN:
+    """A fused cell (``LSTMBlockFusedCell``) run backwards in time: the inputs (a
+    time-major tensor, or a list of steps) reversed, each sequence within its
+    ``sequence_length`` where given, the cell run, its outputs reversed back; the state is
+    the cell's, at the sequence's first step. The backward half of TF1's fused bi-LSTMs.
+    """
+
+    def __init__(self, cell):
+        self._cell = cell
+
+    @staticmethod
+    def _reverse(t, lengths):
+        if isinstance(t, list):
+            return t[::-1]
+        tf = _tf()
+        if lengths is None:
+            return tf.reverse_v2(t, [0])
+        return tf.reverse_sequence(t, lengths, 0, 1)
+
+    def __call__(self, inputs, initial_state=None, dtype=None, sequence_length=None,
+                 scope=None):
+        outputs, state = self._cell(self._reverse(inputs, sequence_length),
+                                    initial_state=initial_state, dtype=dtype,
+                                    sequence_length=sequence_length, scope=scope)
+        return self._reverse(outputs, sequence_length), state
+
+
 def _classes():
     global _CLASSES
     if _CLASSES is not None:
         return _CLASSES
     tf = _tf()
+    from tensorflow.python.ops import gen_rnn_ops
 
     class LayerNormBasicLSTMCell(tf.nn.rnn_cell.RNNCell):
         """An LSTM cell with layer normalisation and recurrent dropout (TF 1.15's).
@@ -555,6 +590,293 @@ def _classes():
         """ConvLSTMCell over 3-D inputs ``[depth, height, width, channels]``."""
         __init__ = _conv_variant(3, "conv_3d_lstm_cell")
 
+    class LSTMBlockFusedCell(tf.layers.Layer):
+        """TF1's whole-sequence LSTM on TF's ``BlockLSTM`` kernel (which TF 2.21 keeps,
+        with its gradient): time-major ``[time, batch, depth]`` inputs in, outputs
+        ``[time, batch, num_units]`` and the final ``LSTMStateTuple`` out. Variables
+        ``lstm_fused_cell/kernel`` ``[depth + num_units, 4 * num_units]`` (gates in the
+        order input, candidate, forget, output), ``bias`` (zeros), ``w_i_diag``,
+        ``w_f_diag``, ``w_o_diag`` with ``use_peephole``. With ``sequence_length`` the
+        outputs past each length are zero and the final state is the one at its length.
+        """
+
+        def __init__(self, num_units, forget_bias=1.0, cell_clip=None, use_peephole=False,
+                     reuse=None, dtype=None, name="lstm_fused_cell"):
+            super().__init__(_reuse=reuse, name=name, dtype=dtype)
+            self._num_units = num_units
+            self._forget_bias = forget_bias
+            self._cell_clip = cell_clip if cell_clip is not None else -1
+            self._use_peephole = use_peephole
+            self.input_spec = tf.layers.InputSpec(ndim=3)
+
+        num_units = property(lambda self: self._num_units)
+
+        def build(self, input_shape):
+            depth = tf.compat.dimension_value(input_shape[2])
+            if depth is None:  # TF 1.15 failed here with a TypeError on None + int
+                raise ValueError(f"Expecting inputs_shape[2] to be set: {input_shape}")
+            self._kernel = self.add_variable(
+                "kernel", [depth + self._num_units, self._num_units * 4])
+            self._bias = self.add_variable("bias", [self._num_units * 4],
+                                           initializer=tf.constant_initializer(0.0))
+            if self._use_peephole:
+                self._diag = [self.add_variable(n, [self._num_units])
+                              for n in ("w_i_diag", "w_f_diag", "w_o_diag")]
+            self.built = True
+
+        def call(self, inputs, initial_state=None, dtype=None, sequence_length=None):
+            """Runs the LSTM over ``inputs`` ``[time, batch, depth]`` from
+            ``initial_state`` ``(c, h)`` (zeros of ``dtype`` if not given).
+
+            Returns:
+              ``(outputs, LSTMStateTuple(c, h))``: outputs ``[time, batch, num_units]``.
+            """
+            # The ops below are TF 1.15's, in its order: the op seeds drawn after them
+            # (the next cell's kernel) depend on the graph's op count.
+            shape = inputs.get_shape().with_rank(3)
+            if not shape[2]:
+                raise ValueError(f"Expecting inputs_shape[2] to be set: {shape}")
+            batch_size = tf.compat.dimension_value(shape[1])
+            if batch_size is None:
+                batch_size = tf.shape(inputs)[1]
+            time_len = tf.compat.dimension_value(shape[0])
+            if time_len is None:
+                time_len = tf.shape(inputs)[0]
+            if initial_state is None:
+                if dtype is None:
+                    raise ValueError("Either initial_state or dtype needs to be specified")
+                zeros = tf.zeros(tf.stack([batch_size, self._num_units]), dtype=dtype)
+                initial_state = zeros, zeros
+            else:
+                if len(initial_state) != 2:
+                    raise ValueError(f"Expecting initial_state to be a tuple with length 2 "
+                                     f"or None, got length {len(initial_state)}")
+                if dtype is None:
+                    dtype = initial_state[0].dtype
+            if sequence_length is not None:
+                sequence_length = tf.convert_to_tensor(sequence_length)
+            c0, h0 = initial_state
+            if self._use_peephole:
+                wci, wcf, wco = self._diag
+            else:
+                wci = wcf = wco = tf.zeros([self._num_units], dtype=dtype)
+            if sequence_length is None:
+                max_len = tf.cast(time_len, tf.int64)
+            else:
+                max_len = tf.cast(tf.reduce_max(sequence_length), tf.int64)
+            _, cs, _, _, _, _, h = gen_rnn_ops.block_lstm(
+                seq_len_max=max_len, x=inputs, cs_prev=c0, h_prev=h0, w=self._kernel,
+                wci=wci, wcf=wcf, wco=wco, b=self._bias, forget_bias=self._forget_bias,
+                cell_clip=self._cell_clip, use_peephole=self._use_peephole)
+            if sequence_length is None:
+                return h, tf.nn.rnn_cell.LSTMStateTuple(cs[-1], h[-1])
+            mask = tf.transpose(tf.sequence_mask(sequence_length, time_len, dtype=dtype),
+                                [1, 0])
+            h *= tf.tile(tf.expand_dims(mask, [-1]), [1, 1, self._num_units])
+            # Index 0 is the initial state, so a length of 0 picks it.
+            with_first = [tf.concat([tf.expand_dims(first, [0]), seq], 0)
+                          for first, seq in ((c0, cs), (h0, h))]
+            final = [tf.gather_nd(seq, tf.stack([sequence_length, tf.range(batch_size)],
+                                                axis=1)) for seq in with_first]
+            return h, tf.nn.rnn_cell.LSTMStateTuple(*final)
+
+    def sharded(name, shape, dtype, num_shards):
+        """TF1's sharded variable ``name_0 .. name_<n-1>`` (rows split as evenly as
+        possible, the first ones one longer), concatenated once per scope."""
+        if num_shards > shape[0]:
+            raise ValueError(f"Too many shards: shape={shape}, num_shards={num_shards}")
+        rows, extra = divmod(shape[0], num_shards)
+        shards = [tf.get_variable(f"{name}_{i}", [rows + (i < extra)] + shape[1:],
+                                  dtype=dtype) for i in range(num_shards)]
+        if num_shards == 1:
+            return shards[0]
+        full_name = f"{tf.get_variable_scope().name}/{name}/concat:0"
+        for value in tf.get_collection(tf.GraphKeys.CONCATENATED_VARIABLES):
+            if value.name == full_name:
+                return value
+        joined = tf.concat(shards, 0, name=name + "/concat")
+        tf.add_to_collection(tf.GraphKeys.CONCATENATED_VARIABLES, joined)
+        return joined
+
+    def layer_norm(gain, shift, inp, scope):
+        """tf.contrib.layers.layer_norm over the last axis, ``scope/gamma``, ``beta``."""
+        shape = inp.get_shape()[-1:]
+        with tf.variable_scope(scope):
+            tf.get_variable("gamma", shape=shape, initializer=tf.constant_initializer(gain))
+            tf.get_variable("beta", shape=shape, initializer=tf.constant_initializer(shift))
+        with tf.variable_scope(scope, reuse=True):
+            gamma, beta = tf.get_variable("gamma"), tf.get_variable("beta")
+            mean, variance = tf.nn.moments(inp, [1], keep_dims=True)
+            out = tf.nn.batch_normalization(inp, mean, variance, offset=beta, scale=gamma,
+                                            variance_epsilon=1e-12)
+            out.set_shape(inp.shape)
+            return out
+
+    class CoupledInputForgetGateLSTMCell(tf.nn.rnn_cell.RNNCell):
+        """An LSTM whose input gate is one minus its forget gate (Greff et al. 2015),
+        TF 1.15's: variables ``W_0`` (``W_0 .. W_<n-1>`` with ``num_unit_shards``)
+        ``[depth + output, 3 * num_units]`` (candidate, forget, output), ``B`` (zeros;
+        unused with ``layer_norm``), ``W_F_diag``/``W_O_diag`` with ``use_peepholes``,
+        ``W_P_0 ..`` with ``num_proj``; ``transform``/``forget``/``output``/``state``
+        ``gamma``/``beta`` with ``layer_norm``. ``initializer`` is accepted and, as in
+        TF 1.15, not used (the scope's initializer is)."""
+
+        def __init__(self, num_units, use_peepholes=False, initializer=None, num_proj=None,
+                     proj_clip=None, num_unit_shards=1, num_proj_shards=1, forget_bias=1.0,
+                     state_is_tuple=True, activation=tf.tanh, reuse=None, layer_norm=False,
+                     norm_gain=1.0, norm_shift=0.0):
+            super().__init__(_reuse=reuse)
+            if not state_is_tuple:
+                tf.logging.warn("%s: Using a concatenated state is slower and will soon be "
+                                "deprecated.  Use state_is_tuple=True.", self)
+            self._num_units = num_units
+            self._use_peepholes = use_peepholes
+            self._initializer = initializer
+            self._num_proj = num_proj
+            self._proj_clip = proj_clip
+            self._num_unit_shards = num_unit_shards
+            self._num_proj_shards = num_proj_shards
+            self._forget_bias = forget_bias
+            self._state_is_tuple = state_is_tuple
+            self._activation = activation
+            self._layer_norm = layer_norm
+            self._norm_gain = norm_gain
+            self._norm_shift = norm_shift
+            out = num_proj or num_units
+            self._state_size = (tf.nn.rnn_cell.LSTMStateTuple(num_units, out)
+                                if state_is_tuple else num_units + out)
+            self._output_size = out
+
+        state_size = property(lambda self: self._state_size)
+        output_size = property(lambda self: self._output_size)
+
+        def call(self, inputs, state):
+            out = self._num_units if self._num_proj is None else self._num_proj
+            if self._state_is_tuple:
+                c_prev, m_prev = state
+            else:
+                c_prev = tf.slice(state, [0, 0], [-1, self._num_units])
+                m_prev = tf.slice(state, [0, self._num_units], [-1, out])
+            dtype = inputs.dtype
+            depth = tf.compat.dimension_value(inputs.get_shape().with_rank(2)[1])
+            if depth is None:
+                raise ValueError("Could not infer input size from inputs.get_shape()[-1]")
+            weights = sharded("W", [depth + out, 3 * self._num_units], dtype,
+                              self._num_unit_shards)
+            bias = tf.get_variable("B", shape=[3 * self._num_units],
+                                   initializer=tf.zeros_initializer(), dtype=dtype)
+            gates = tf.matmul(tf.concat([inputs, m_prev], 1), weights)
+            if not self._layer_norm:
+                gates = tf.nn.bias_add(gates, bias)
+            # TF 1.15's split first made a tensor of num_or_size_splits (unused); the
+            # constant keeps the graph's op count, so the op seeds of W_F_diag and the
+            # variables after are TF1's.
+            tf.constant(3)
+            j, f, o = tf.split(value=gates, num_or_size_splits=3, axis=1)
+            norm = functools.partial(layer_norm, self._norm_gain, self._norm_shift)
+            if self._layer_norm:
+                j, f, o = norm(j, "transform"), norm(f, "forget"), norm(o, "output")
+            if self._use_peepholes:
+                w_f = tf.get_variable("W_F_diag", shape=[self._num_units], dtype=dtype)
+                w_o = tf.get_variable("W_O_diag", shape=[self._num_units], dtype=dtype)
+                forget = tf.sigmoid(f + self._forget_bias + w_f * c_prev)
+            else:
+                forget = tf.sigmoid(f + self._forget_bias)
+            c = forget * c_prev + (1 - forget) * self._activation(j)
+            if self._layer_norm:
+                c = norm(c, "state")
+            if self._use_peepholes:
+                m = tf.sigmoid(o + w_o * c) * self._activation(c)
+            else:
+                m = tf.sigmoid(o) * self._activation(c)
+            if self._num_proj is not None:
+                m = tf.matmul(m, sharded("W_P", [self._num_units, self._num_proj], dtype,
+                                         self._num_proj_shards))
+                if self._proj_clip is not None:
+                    m = tf.clip_by_value(m, -self._proj_clip, self._proj_clip)
+            new_state = (tf.nn.rnn_cell.LSTMStateTuple(c, m) if self._state_is_tuple
+                         else tf.concat([c, m], 1))
+            return m, new_state
+
+    class HighwayWrapper(tf.nn.rnn_cell.RNNCell):
+        """``cell`` with a highway connection (Srivastava et al. 2015) from each input to
+        its output: ``input * carry + output * transform``, carry a sigmoid layer
+        (``carry_w``, ``carry_b`` = ``carry_bias_init``) of the input, transform
+        ``1 - carry`` or, uncoupled, its own layer (``transform_w``, ``transform_b`` =
+        ``-carry_bias_init``). As in TF 1.15 the wrapper opens no scope of its own: the
+        variables sit in the scope it is called in, beside the cell's."""
+
+        def __init__(self, cell, couple_carry_transform_gates=True, carry_bias_init=1.0):
+            super().__init__()
+            self._cell = cell
+            self._couple_carry_transform_gates = couple_carry_transform_gates
+            self._carry_bias_init = carry_bias_init
+
+        state_size = property(lambda self: self._cell.state_size)
+        output_size = property(lambda self: self._cell.output_size)
+
+        def zero_state(self, batch_size, dtype):
+            with tf.name_scope(type(self).__name__ + "ZeroState", values=[batch_size]):
+                return self._cell.zero_state(batch_size, dtype)
+
+        def _gate(self, inp, name, bias):
+            size = tf.compat.dimension_value(inp.get_shape().with_rank(2)[1])
+            weight = tf.get_variable(name + "_w", [size, size])
+            bias = tf.get_variable(name + "_b", [size],
+                                   initializer=tf.constant_initializer(bias))
+            return tf.sigmoid(tf.nn.xw_plus_b(inp, weight, bias))
+
+        def _highway(self, inp, out):
+            carry = self._gate(inp, "carry", self._carry_bias_init)
+            if self._couple_carry_transform_gates:
+                transform = 1 - carry
+            else:
+                transform = self._gate(inp, "transform", -self._carry_bias_init)
+            return inp * carry + out * transform
+
+        def __call__(self, inputs, state, scope=None):
+            outputs, new_state = self._cell(inputs, state, scope=scope)
+            tf.nest.assert_same_structure(inputs, outputs)
+            tf.nest.map_structure(
+                lambda inp, out: inp.get_shape().assert_is_compatible_with(out.get_shape()),
+                inputs, outputs)
+            return tf.nest.map_structure(self._highway, inputs, outputs), new_state
+
+    # TF1's LayerRNNCell: a Layer's own scope, without RNNCell's re-entered one.
+    layer_rnn_cell = sys.modules[tf.nn.rnn_cell.RNNCell.__module__].LayerRNNCell
+
+    class IndRNNCell(layer_rnn_cell):
+        """The independently recurrent cell (Li et al. 2018), TF 1.15's:
+        ``act(x W + h * u + b)`` with ``ind_rnn_cell/kernel_w`` ``[depth, num_units]``,
+        ``kernel_u`` ``[1, num_units]`` (uniform in [-1, 1]) and ``bias`` (zeros)."""
+
+        def __init__(self, num_units, activation=None, reuse=None, name=None, dtype=None):
+            super().__init__(_reuse=reuse, name=name, dtype=dtype)
+            self.input_spec = tf.layers.InputSpec(ndim=2)
+            self._num_units = num_units
+            self._activation = activation or tf.tanh
+
+        state_size = property(lambda self: self._num_units)
+        output_size = property(lambda self: self._num_units)
+
+        def build(self, inputs_shape):
+            depth = tf.compat.dimension_value(inputs_shape[1])
+            if depth is None:
+                raise ValueError(f"Expected inputs.shape[-1] to be known, saw shape: "
+                                 f"{inputs_shape}")
+            self._kernel_w = self.add_variable("kernel_w", shape=[depth, self._num_units])
+            self._kernel_u = self.add_variable(
+                "kernel_u", shape=[1, self._num_units],
+                initializer=tf.random_uniform_initializer(-1, 1, dtype=self.dtype))
+            self._bias = self.add_variable("bias", shape=[self._num_units],
+                                           initializer=tf.zeros_initializer(self.dtype))
+            self.built = True
+
+        def call(self, inputs, state):
+            gates = tf.matmul(inputs, self._kernel_w) + state * self._kernel_u
+            out = self._activation(tf.nn.bias_add(gates, self._bias))
+            return out, out
+
     _CLASSES = {"LayerNormBasicLSTMCell": LayerNormBasicLSTMCell,
                 "OutputProjectionWrapper": OutputProjectionWrapper,
                 "InputProjectionWrapper": InputProjectionWrapper,
@@ -563,14 +885,17 @@ def _classes():
                 "ConvLSTMCell": ConvLSTMCell, "Conv1DLSTMCell": Conv1DLSTMCell,
                 "Conv2DLSTMCell": Conv2DLSTMCell, "Conv3DLSTMCell": Conv3DLSTMCell,
                 "LSTMBlockCell": LSTMBlockCell, "GRUBlockCell": GRUBlockCell,
-                "GRUBlockCellV2": GRUBlockCellV2}
+                "GRUBlockCellV2": GRUBlockCellV2, "LSTMBlockFusedCell": LSTMBlockFusedCell,
+                "CoupledInputForgetGateLSTMCell": CoupledInputForgetGateLSTMCell,
+                "HighwayWrapper": HighwayWrapper, "IndRNNCell": IndRNNCell}
     return _CLASSES
 
 
 def symbols():
     """The names tf.contrib.rnn gains from this module (the cell built on first use)."""
     table = dict(_classes())
-    table.update(stack_bidirectional_dynamic_rnn=stack_bidirectional_dynamic_rnn,
+    table.update(TimeReversedFusedRNN=TimeReversedFusedRNN,
+                 stack_bidirectional_dynamic_rnn=stack_bidirectional_dynamic_rnn,
                  stack_bidirectional_rnn=stack_bidirectional_rnn)
     return table
 
