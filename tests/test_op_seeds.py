@@ -80,10 +80,39 @@ def test_undo_puts_tfs_functions_back():
     from tensorflow.python.framework import random_seed
     from tensorflow.python.ops import random_ops
 
-    before = (random_seed.get_seed, random_ops.random_uniform, tf.compat.v1.nn.dropout,
-              tf.compat.v1.random_uniform)
+    from tensorflow.python.ops import array_ops, tensor_array_ops
+
+    def current():
+        return (random_seed.get_seed, random_ops.random_uniform, tf.compat.v1.nn.dropout,
+                tf.compat.v1.random_uniform, array_ops.split, tf.split, tf.compat.v1.split,
+                tensor_array_ops._GraphTensorArray.size)
+
+    before = current()
     undo = op_seeds.install()
-    assert random_seed.get_seed is not before[0]
+    assert all(a is not b for a, b in zip(current(), before))
     undo()
-    assert (random_seed.get_seed, random_ops.random_uniform, tf.compat.v1.nn.dropout,
-            tf.compat.v1.random_uniform) == before
+    assert current() == before
+
+
+@pytest.mark.slow
+def test_split_and_tensor_array_size_build_tf1s_ops(installed):
+    import tensorflow as tf
+
+    with _graph().as_default() as graph:
+        parts = tf.split(tf.ones([2, 4]), 2, axis=1)
+        assert [op.type for op in graph.get_operations()][-3:] == ["Const", "Const", "Split"]
+        sizes = tf.split(tf.ones([2, 4]), [1, 3], axis=1)  # a list: TF's own ops, unchanged
+        from tensorflow.python.ops import control_flow_util
+
+        v2 = control_flow_util.ENABLE_CONTROL_FLOW_V2
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = False  # TF1's TensorArray, as in the shim
+        try:
+            array = tf.compat.v1.TensorArray(tf.float32, size=3)
+        finally:
+            control_flow_util.ENABLE_CONTROL_FLOW_V2 = v2
+        count = array.size()
+        assert count.op.type == "TensorArraySizeV3"
+        with tf.compat.v1.Session() as sess:
+            assert sess.run(count) == 3
+            assert [p.shape.as_list() for p in parts + sizes] == [[2, 2], [2, 2], [2, 1],
+                                                                  [2, 3]]

@@ -48,8 +48,8 @@ print('stacked:', stacked_out.shape.as_list(), stacked.state_size,
 fetch['stacked out'] = stacked_out[-2]
 fetch['stacked cifg c'] = stacked_state[0].c
 
-# From here on a seeded initializer: TF 2.21's dynamic_rnn builds one op fewer than
-# TF 1.15's (TensorArraySizeV3), which shifts later implicit op seeds.
+# From here on a seeded initializer, as many taggers passed one (implicit op seeds after a
+# dynamic_rnn are checked by graph_seed_rnn.py).
 with tf.variable_scope('tagger', initializer=tf.glorot_uniform_initializer(seed=3)):
     cells = [tf.contrib.rnn.CoupledInputForgetGateLSTMCell(
         H, use_peepholes=True, forget_bias=1.0,

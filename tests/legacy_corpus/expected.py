@@ -1644,6 +1644,25 @@ CASES = {
         ],
         oracle="TF 1.15.5 printed 'one state: ValueError: Expecting initial_state to be a tuple with length 2 or None'",
     ),
+    "graph_seed_rnn.py": dict(
+        args=[], exit_code=0,
+        # every line, exactly as TF 1.15.5 printed it: the seeded weights of cells built
+        # after a dynamic_rnn, and the loss before and after an Adam step
+        lines=[
+            'lstm/rnn/lstm_cell/kernel [ 0.06925 -0.23157  0.42055]',
+            'lstm/rnn/lstm_cell/bias [0. 0. 0.]',
+            'gru/rnn/gru_cell/gates/kernel [-0.62613  0.28494 -0.54658]',
+            'gru/rnn/gru_cell/gates/bias [1. 1. 1.]',
+            'gru/rnn/gru_cell/candidate/kernel [ 0.14706 -0.58962 -0.27619]',
+            'gru/rnn/gru_cell/candidate/bias [0. 0. 0.]',
+            'static/rnn/basic_lstm_cell/kernel [ 0.18756 -0.40891  0.63915]',
+            'static/rnn/basic_lstm_cell/bias [0. 0. 0.]',
+            'dense/kernel [-0.67901 -0.80636  0.5264 ]',
+            'dense/bias [0. 0.]',
+            'loss: 1.15017',
+            'after a step: 0.56136',
+        ],
+    ),
     "contrib_tfprof.py": dict(
         args=["{tmpdir}"], exit_code=0,
         # TF 1.15.5's lines but two kinds: its profiler first printed "Parsing Inputs...",

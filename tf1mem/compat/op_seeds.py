@@ -15,7 +15,12 @@ always built all five. Every seed drawn after such a call (``tf.Variable(
 tf.random_uniform(shape))`` is one) was then 5 lower than TF1's. Passing such bounds
 as floats makes TF's general path build TF1's ops; the values are the same
 (``x * (1 - 0) + 0`` is ``x``), and the result is again named ``random_uniform``.
-Likewise ``tf.nn.dropout``: TF 2.21's builds another graph (``SelectV2`` of the scaled
+Two more ops TF 2.21 no longer builds are built again: ``tf.split`` into a number of
+parts first made that number a tensor (a ``Const``, unused; TF's own ``LSTMCell`` splits
+so), and a v1 ``TensorArray`` read its size with ``TensorArraySizeV3`` even where the
+size was fixed (every ``dynamic_rnn`` stacks its outputs so). Without them a seeded RNN
+script's initial weights after its first ``dynamic_rnn`` were not TF 1.15's. Likewise
+``tf.nn.dropout``: TF 2.21's builds another graph (``SelectV2`` of the scaled
 input, 3 ops fewer, the draw one op later), so the v1 name gets TF 1.15's op sequence
 back (rate, noise shape, draw, ``1 - rate``, its inverse, mask, ``x * scale * mask``):
 the same kept units as TF1 and the same op count after it.
@@ -29,6 +34,8 @@ everything else (eager mode, explicit op seeds, no graph seed) goes to TF's own
 function unchanged. The callable it returns puts the originals back. Checked against
 TF 1.15.5 by the corpus script ``graph_seed_only.py``.
 """
+
+import numbers
 
 __all__ = ["install"]
 
@@ -72,8 +79,34 @@ def install():
                                     seed=seed, name=name, rate=rate)
         return _tf1_dropout(x, keep_prob, noise_shape, seed, name, rate)
 
-    patched = []
+    from tensorflow.python.framework import tensor_shape
+    from tensorflow.python.ops import array_ops, gen_data_flow_ops, tensor_array_ops
+
+    original_split = array_ops.split
+
+    def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+        if isinstance(num_or_size_splits, (numbers.Integral, tensor_shape.Dimension)) \
+                and not context.executing_eagerly():
+            # TF 1.15 first made a tensor of the count, unused for an int: a Const
+            ops.convert_to_tensor(int(num_or_size_splits))
+        return original_split(value, num_or_size_splits, axis=axis, num=num, name=name)
+
+    graph_array = tensor_array_ops._GraphTensorArray  # pylint: disable=protected-access
+    original_size = graph_array.size
+
+    def size(self, name=None):
+        # TF 1.15 always read the size with an op; TF 2.21 returns the size it was made
+        # with (the same value) where it is fixed, one op fewer in every stack()
+        return gen_data_flow_ops.tensor_array_size_v3(handle=self._handle,
+                                                      flow_in=self.flow, name=name)
+
+    patched = [(graph_array, "size", size, original_size)]
+    graph_array.size = size
     for wrapper, wrapped, homes in (
+            # tf_keras' legacy LSTMCell (tf.nn.rnn_cell's, under TF_USE_LEGACY_KERAS)
+            # calls tf.split through TF 2's API: that name too
+            (split, original_split, [(array_ops, "split"), (tf.compat.v1, "split"),
+                                     (tf, "split"), (tf.compat.v2, "split")]),
             (dropout, original_dropout, [(tf.compat.v1.nn, "dropout")]),
             (get_seed, original_get_seed,
              [(random_seed, "get_seed"), (tf.compat.v1, "get_seed"),
@@ -89,9 +122,9 @@ def install():
                 patched.append((module, name, wrapper, wrapped))
 
     def undo():
-        for module, name, wrapper, wrapped in patched:
-            if module.__dict__.get(name) is wrapper:
-                setattr(module, name, wrapped)
+        for home, name, wrapper, wrapped in patched:
+            if home.__dict__.get(name) is wrapper:
+                setattr(home, name, wrapped)
 
     return undo
 

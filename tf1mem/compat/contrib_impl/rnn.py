@@ -768,10 +768,6 @@ def _classes():
             gates = tf.matmul(tf.concat([inputs, m_prev], 1), weights)
             if not self._layer_norm:
                 gates = tf.nn.bias_add(gates, bias)
-            # TF 1.15's split first made a tensor of num_or_size_splits (unused); the
-            # constant keeps the graph's op count, so the op seeds of W_F_diag and the
-            # variables after are TF1's.
-            tf.constant(3)
             j, f, o = tf.split(value=gates, num_or_size_splits=3, axis=1)
             norm = functools.partial(layer_norm, self._norm_gain, self._norm_shift)
             if self._layer_norm:
