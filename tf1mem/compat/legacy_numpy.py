@@ -26,9 +26,8 @@ Nothing here imports NumPy at import time.
 """
 
 import builtins
-import sys
-import threading
-import types
+
+from tf1mem.compat import module_view
 
 __all__ = ["ALIASES", "BEHAVIOURS", "LegacyNumPy", "install_print_legacy", "make_module",
            "noted_names"]
@@ -181,22 +180,13 @@ def _fromstring(real):
 # name -> wrapper factory taking the real function.
 BEHAVIOURS = {"fromstring": _fromstring}
 
-_LOCK = threading.Lock()
-_NOTED = set()  # names noted in this process (one note each)
+_NOTES = module_view.Notes()  # names noted in this process (one note each)
+_note = _NOTES.note
 
 
 def noted_names():
     """The legacy names (and ``reshape(newshape=)``) noted so far, sorted."""
-    with _LOCK:
-        return sorted(_NOTED)
-
-
-def _note(key, text):
-    with _LOCK:
-        if key in _NOTED:
-            return
-        _NOTED.add(key)
-    print(f"tf1mem: {text}", file=sys.stderr, flush=True)
+    return _NOTES.names()
 
 
 def _with_old_keywords(name, function, renames):
@@ -219,7 +209,7 @@ def _with_old_keywords(name, function, renames):
     return wrapper
 
 
-class LegacyNumPy(types.ModuleType):
+class LegacyNumPy(module_view.ModuleView):
     """What ``import numpy`` gives user code under the shim's NumPy compatibility.
 
     Attribute reads go to the real ``numpy`` (nothing is copied, so what NumPy or
@@ -229,12 +219,7 @@ class LegacyNumPy(types.ModuleType):
     """
 
     def __init__(self, real):
-        super().__init__("numpy", real.__doc__)
-        self.__dict__["_tf1mem_real"] = real
-        for name in ("__file__", "__path__", "__spec__", "__loader__", "__package__",
-                     "__version__"):
-            if hasattr(real, name):
-                self.__dict__[name] = getattr(real, name)
+        super().__init__(real, extra_names=ALIASES)
 
     def __getattr__(self, name):
         real = self.__dict__["_tf1mem_real"]
@@ -258,14 +243,6 @@ class LegacyNumPy(types.ModuleType):
         self.__dict__[name] = value  # later reads are plain dict hits
         return value
 
-    def __setattr__(self, name, value):
-        setattr(self.__dict__["_tf1mem_real"], name, value)
-
-    def __delattr__(self, name):
-        delattr(self.__dict__["_tf1mem_real"], name)
-
-    def __dir__(self):
-        return sorted(set(dir(self.__dict__["_tf1mem_real"])) | set(ALIASES))
 
 
 def install_print_legacy():
@@ -295,5 +272,4 @@ def make_module():
 
 def reset_notes():
     """Forgets which names were noted (an uninstall does this)."""
-    with _LOCK:
-        _NOTED.clear()
+    _NOTES.reset()

@@ -19,9 +19,7 @@ stderr naming what to write instead.
 Nothing here imports anything at import time beyond the standard library.
 """
 
-import sys
-import threading
-import types
+from tf1mem.compat import module_view
 
 __all__ = ["ALIASES", "LegacyModule", "make_module", "reset_notes"]
 
@@ -105,25 +103,15 @@ ALIASES = {
     "cgi": {"escape": (_cgi_escape, "3.8", "html.escape(s, quote=False)")},
 }
 
-_LOCK = threading.Lock()
-_NOTED = set()
-
-
-def _note(key, text):
-    with _LOCK:
-        if key in _NOTED:
-            return
-        _NOTED.add(key)
-    print(f"tf1mem: {text}", file=sys.stderr, flush=True)
+_NOTES = module_view.Notes()
 
 
 def reset_notes():
     """Forgets which names were noted (an uninstall does this)."""
-    with _LOCK:
-        _NOTED.clear()
+    _NOTES.reset()
 
 
-class LegacyModule(types.ModuleType):
+class LegacyModule(module_view.ModuleView):
     """A standard-library module with the names Python 3.7 had and Python removed.
 
     Attribute reads go to the real module, except the names of :data:`ALIASES` that
@@ -132,11 +120,7 @@ class LegacyModule(types.ModuleType):
     """
 
     def __init__(self, real):
-        super().__init__(real.__name__, real.__doc__)
-        self.__dict__["_tf1mem_real"] = real
-        for name in ("__file__", "__path__", "__spec__", "__loader__", "__package__"):
-            if hasattr(real, name):
-                self.__dict__[name] = getattr(real, name)
+        super().__init__(real, extra_names=ALIASES.get(real.__name__, ()))
 
     def __getattr__(self, name):
         real = self.__dict__["_tf1mem_real"]
@@ -148,21 +132,12 @@ class LegacyModule(types.ModuleType):
                 raise
         resolve, removed, instead = table[name]
         value = resolve()
-        _note(f"{real.__name__}.{name}",
+        _NOTES.note(f"{real.__name__}.{name}",
               f"{real.__name__}.{name} was removed in Python {removed}; tf1mem gives it as "
               f"Python 3.7 had it. Write {instead} instead.")
         self.__dict__[name] = value  # later reads are plain dict hits
         return value
 
-    def __setattr__(self, name, value):
-        setattr(self.__dict__["_tf1mem_real"], name, value)
-
-    def __delattr__(self, name):
-        delattr(self.__dict__["_tf1mem_real"], name)
-
-    def __dir__(self):
-        real = self.__dict__["_tf1mem_real"]
-        return sorted(set(dir(real)) | set(ALIASES.get(real.__name__, ())))
 
 
 def make_module(real):

@@ -234,6 +234,18 @@ def _classes():
             new_h = self._activation(new_c) * tf.sigmoid(o)
             return new_h, tf.nn.rnn_cell.LSTMStateTuple(new_c, new_h)
 
+    def add_block_lstm_weights(layer, depth):
+        """The weights TF 1.15's block LSTM kernels read, as its cells named them:
+        ``kernel`` [depth + units, 4 units], ``bias`` (zeros), the peepholes."""
+        units = layer._num_units  # pylint: disable=protected-access
+        layer._kernel = layer.add_variable("kernel", [depth + units, units * 4])
+        layer._bias = layer.add_variable("bias", [units * 4],
+                                         initializer=tf.constant_initializer(0.0))
+        if layer._use_peephole:
+            layer._diag = [layer.add_variable(n, [units])
+                           for n in ("w_i_diag", "w_f_diag", "w_o_diag")]
+        layer.built = True
+
     class LSTMBlockCell(tf.nn.rnn_cell.RNNCell):
         """TF1's fused-kernel LSTM cell, in plain ops: LSTMCell's maths and variable
         names (``lstm_cell/kernel``, ``bias``, ``w_i_diag``/``w_f_diag``/``w_o_diag``
@@ -255,14 +267,7 @@ def _classes():
             input_size = tf.compat.dimension_value(inputs_shape[1])
             if not input_size:
                 raise ValueError(f"Expecting inputs_shape[1] to be set: {inputs_shape}")
-            self._kernel = self.add_variable(
-                "kernel", [input_size + self._num_units, self._num_units * 4])
-            self._bias = self.add_variable("bias", [self._num_units * 4],
-                                           initializer=tf.constant_initializer(0.0))
-            if self._use_peephole:
-                self._diag = [self.add_variable(n, [self._num_units])
-                              for n in ("w_i_diag", "w_f_diag", "w_o_diag")]
-            self.built = True
+            add_block_lstm_weights(self, input_size)
 
         def call(self, inputs, state):
             if len(state) != 2:
@@ -615,14 +620,7 @@ def _classes():
             depth = tf.compat.dimension_value(input_shape[2])
             if depth is None:  # TF 1.15 failed here with a TypeError on None + int
                 raise ValueError(f"Expecting inputs_shape[2] to be set: {input_shape}")
-            self._kernel = self.add_variable(
-                "kernel", [depth + self._num_units, self._num_units * 4])
-            self._bias = self.add_variable("bias", [self._num_units * 4],
-                                           initializer=tf.constant_initializer(0.0))
-            if self._use_peephole:
-                self._diag = [self.add_variable(n, [self._num_units])
-                              for n in ("w_i_diag", "w_f_diag", "w_o_diag")]
-            self.built = True
+            add_block_lstm_weights(self, depth)
 
         def call(self, inputs, initial_state=None, dtype=None, sequence_length=None):
             """Runs the LSTM over ``inputs`` ``[time, batch, depth]`` from

@@ -671,7 +671,12 @@ class _Combined:
 
     def __init__(self, linear_feature_columns, linear_optimizer, dnn_feature_columns,
                  dnn_optimizer, dnn_hidden_units, dnn_activation_fn, dnn_dropout,
-                 gradient_clip_norm, input_layer_min_slice_size, fix_global_step_increment_bug):
+                 gradient_clip_norm, input_layer_min_slice_size, fix_global_step_increment_bug,
+                 enable_centered_bias, joint_linear_weights, embedding_lr_multipliers):
+        _check_linear(enable_centered_bias, joint_linear_weights)
+        if embedding_lr_multipliers:
+            _not_provided("embedding_lr_multipliers", "leave it None (the embeddings then "
+                          "learn at the optimizer's rate)")
         if not linear_feature_columns and not dnn_feature_columns:
             raise ValueError("Either linear_feature_columns or dnn_feature_columns must be "
                              "defined.")
@@ -690,6 +695,7 @@ class _Combined:
         self.gradient_clip_norm = gradient_clip_norm
         self.input_layer_min_slice_size = input_layer_min_slice_size
         self.fix_global_step_increment_bug = fix_global_step_increment_bug
+        self.feature_columns = self.linear_columns + self.dnn_columns
 
     def model_fn(self, head):
         import tf_slim
@@ -761,18 +767,15 @@ class DNNLinearCombinedClassifier(_Classifier):
                  feature_engineering_fn=None, embedding_lr_multipliers=None,
                  input_layer_min_slice_size=None, label_keys=None,
                  fix_global_step_increment_bug=False):
-        _check_linear(enable_centered_bias, _joint_linear_weights)
-        if embedding_lr_multipliers:
-            _not_provided("embedding_lr_multipliers", "leave it None (the embeddings then "
-                          "learn at the optimizer's rate)")
         if label_keys is not None:
             _not_provided("DNNLinearCombinedClassifier(label_keys=...)", "map the labels to "
                           "class ids 0..n_classes-1 first")
         combined = _Combined(linear_feature_columns, linear_optimizer, dnn_feature_columns,
                              dnn_optimizer, dnn_hidden_units, dnn_activation_fn, dnn_dropout,
                              gradient_clip_norm, input_layer_min_slice_size,
-                             fix_global_step_increment_bug)
-        self._feature_columns = combined.linear_columns + combined.dnn_columns
+                             fix_global_step_increment_bug, enable_centered_bias,
+                             _joint_linear_weights, embedding_lr_multipliers)
+        self._feature_columns = combined.feature_columns
         head = head_lib.multi_class_head(n_classes, weight_column_name)
         super().__init__(combined.model_fn(head), model_dir=model_dir, config=config,
                          feature_engineering_fn=feature_engineering_fn,
@@ -790,15 +793,12 @@ class DNNLinearCombinedRegressor(_Regressor):
                  label_dimension=1, config=None, feature_engineering_fn=None,
                  embedding_lr_multipliers=None, input_layer_min_slice_size=None,
                  fix_global_step_increment_bug=False):
-        _check_linear(enable_centered_bias, _joint_linear_weights)
-        if embedding_lr_multipliers:
-            _not_provided("embedding_lr_multipliers", "leave it None (the embeddings then "
-                          "learn at the optimizer's rate)")
         combined = _Combined(linear_feature_columns, linear_optimizer, dnn_feature_columns,
                              dnn_optimizer, dnn_hidden_units, dnn_activation_fn, dnn_dropout,
                              gradient_clip_norm, input_layer_min_slice_size,
-                             fix_global_step_increment_bug)
-        self._feature_columns = combined.linear_columns + combined.dnn_columns
+                             fix_global_step_increment_bug, enable_centered_bias,
+                             _joint_linear_weights, embedding_lr_multipliers)
+        self._feature_columns = combined.feature_columns
         head = head_lib.regression_head(label_dimension, weight_column_name)
         super().__init__(combined.model_fn(head), model_dir=model_dir, config=config,
                          feature_engineering_fn=feature_engineering_fn,
