@@ -724,8 +724,10 @@ class _Combined:
             else:
                 logits = dnn_logits if dnn_logits is not None else linear_logits
             # TF 1.15's default (fix_global_step_increment_bug=False): each optimizer
-            # counts a step, so the global step grows by 2 per run when both train.
-            increment = not self.fix_global_step_increment_bug
+            # counts a step, so the global step grows by 2 per run when both train. TF1
+            # let each optimizer add its 1 (two unlocked AssignAdds on one variable, which
+            # can lose one when they run at once); one locked add of the count instead.
+            per_run = 1 if self.fix_global_step_increment_bug else None
 
             def train_op_fn(loss):
                 global_step = v1.train.get_global_step()
@@ -735,7 +737,7 @@ class _Combined:
                         loss=loss, global_step=global_step, learning_rate=_DNN_LEARNING_RATE,
                         optimizer=dnn_optimizer, clip_gradients=self.gradient_clip_norm,
                         variables=v1.get_collection("dnn"), name="dnn", summaries=[],
-                        increment_global_step=increment))
+                        increment_global_step=False))
                 if linear_logits is not None:
                     train_ops.append(tf_slim.optimize_loss(
                         loss=loss, global_step=global_step,
@@ -743,12 +745,16 @@ class _Combined:
                                           1.0 / math.sqrt(len(self.linear_columns))),
                         optimizer=linear_optimizer, clip_gradients=self.gradient_clip_norm,
                         variables=v1.get_collection("linear"), name="linear", summaries=[],
-                        increment_global_step=increment))
+                        increment_global_step=False))
                 train_op = tf.group(*train_ops)
-                if not increment:
-                    with tf.control_dependencies([train_op]), v1.colocate_with(global_step):
-                        return v1.assign_add(global_step, 1).op
-                return train_op
+                # after the hooks' read of the step (TF's global_step + 0): a read run
+                # late saw the new value and StopAtStepHook stopped a run early
+                from tensorflow.python.training import training_util
+
+                read = training_util._get_or_create_global_step_read()  # pylint: disable=protected-access
+                with tf.control_dependencies([train_op, read]), v1.colocate_with(global_step):
+                    return v1.assign_add(global_step, per_run or len(train_ops),
+                                         use_locking=True).op
 
             return head.spec(features, mode, labels, logits, train_op_fn)
 
