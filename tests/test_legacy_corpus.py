@@ -42,9 +42,11 @@ def _runner():
     return [sys.executable, "-m", "tf1mem.run"]
 
 
-def _env():
-    """The environment, with this checkout's tf1mem first (not an editable install's)."""
+def _env(extra=None):
+    """The environment, with this checkout's tf1mem first (not an editable install's), and a
+    case's own ``env`` entries (what its TF 1.x user would have set) on top."""
     env = dict(os.environ)
+    env.update(extra or {})
     if not os.environ.get("TF1MEM_CORPUS_RUNNER"):
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (str(CORPUS.parents[1]), env.get("PYTHONPATH", "")) if p)
@@ -124,7 +126,7 @@ def test_legacy_script(script, tmp_path, request):
     cwd.mkdir()
     cmd = _runner() + [str(CORPUS / script)] + args
     try:
-        proc = subprocess.run(cmd, cwd=str(cwd), env=_env(), capture_output=True,
+        proc = subprocess.run(cmd, cwd=str(cwd), env=_env(case.get("env")), capture_output=True,
                               text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired as e:
         pytest.fail("timed out after %ds: %s\n--- stdout\n%s\n--- stderr\n%s" % (
