@@ -23,7 +23,14 @@ script's initial weights after its first ``dynamic_rnn`` were not TF 1.15's. Lik
 ``tf.nn.dropout``: TF 2.21's builds another graph (``SelectV2`` of the scaled
 input, 3 ops fewer, the draw one op later), so the v1 name gets TF 1.15's op sequence
 back (rate, noise shape, draw, ``1 - rate``, its inverse, mask, ``x * scale * mask``):
-the same kept units as TF1 and the same op count after it.
+the same kept units as TF1 and the same op count after it; its v2 name too (TF 1.15's
+built the same ops), which ``tf.layers.dropout`` (tf_keras' ``Dropout``) calls. And
+``make_initializable_iterator``: TF 1.15 applied the dataset's default options there,
+three ops before the iterator (a ``Const`` of the static optimizations, ``OptimizeDataset``
+and ``ModelDataset``), which TF 2.21 no longer builds; every ``tf.estimator`` input_fn that
+returns a Dataset goes through it, so without them a seeded Estimator's model drew other
+weights. They are built again, unused (TF 2.21 applies its own options when the iterator
+is made; the elements are the same).
 
 :func:`install` (called by :func:`tf1mem.compat.shim.install`) wraps
 ``random_seed.get_seed`` and ``random_ops.random_uniform`` where TF's code looks them
@@ -43,6 +50,7 @@ __all__ = ["install"]
 def install():
     """Wraps ``get_seed`` and ``random_uniform``; returns a function that undoes it."""
     from tensorflow.python.eager import context
+    from tensorflow.python.data.ops import dataset_ops
     from tensorflow.python.framework import ops, random_seed
     from tensorflow.python.ops import random_ops
 
@@ -79,6 +87,15 @@ def install():
                                     seed=seed, name=name, rate=rate)
         return _tf1_dropout(x, keep_prob, noise_shape, seed, name, rate)
 
+    original_dropout_v2 = tf.compat.v2.nn.dropout
+
+    def dropout_v2(x, rate, noise_shape=None, seed=None, name=None):
+        # TF 1.15's v2 name built the same ops as its v1 one; tf.compat.v1.layers.dropout
+        # (tf_keras' Dropout layer, seeded by the graph) calls it
+        if context.executing_eagerly():
+            return original_dropout_v2(x, rate, noise_shape=noise_shape, seed=seed, name=name)
+        return _tf1_dropout(x, None, noise_shape, seed, name, rate)
+
     from tensorflow.python.framework import tensor_shape
     from tensorflow.python.ops import array_ops, gen_data_flow_ops, tensor_array_ops
 
@@ -100,14 +117,25 @@ def install():
         return gen_data_flow_ops.tensor_array_size_v3(handle=self._handle,
                                                       flow_in=self.flow, name=name)
 
-    patched = [(graph_array, "size", size, original_size)]
+    original_make_iterator = dataset_ops.DatasetV1._make_initializable_iterator
+
+    def make_initializable_iterator(self, shared_name=None):
+        if not context.executing_eagerly():
+            _tf1_dataset_options(self)
+        return original_make_iterator(self, shared_name)
+
+    patched = [(graph_array, "size", size, original_size),
+               (dataset_ops.DatasetV1, "_make_initializable_iterator",
+                make_initializable_iterator, original_make_iterator)]
     graph_array.size = size
+    dataset_ops.DatasetV1._make_initializable_iterator = make_initializable_iterator
     for wrapper, wrapped, homes in (
             # tf_keras' legacy LSTMCell (tf.nn.rnn_cell's, under TF_USE_LEGACY_KERAS)
             # calls tf.split through TF 2's API: that name too
             (split, original_split, [(array_ops, "split"), (tf.compat.v1, "split"),
                                      (tf, "split"), (tf.compat.v2, "split")]),
             (dropout, original_dropout, [(tf.compat.v1.nn, "dropout")]),
+            (dropout_v2, original_dropout_v2, [(tf.compat.v2.nn, "dropout"), (tf.nn, "dropout")]),
             (get_seed, original_get_seed,
              [(random_seed, "get_seed"), (tf.compat.v1, "get_seed"),
               (tf.compat.v1.random, "get_seed")]),
@@ -127,6 +155,22 @@ def install():
                 setattr(home, name, wrapped)
 
     return undo
+
+
+def _tf1_dataset_options(dataset):
+    """The three ops TF 1.15's ``make_initializable_iterator`` built first (its default
+    static optimizations, then autotuning), left unused: their op count is what matters."""
+    import tensorflow as tf
+    from tensorflow.python.ops import gen_dataset_ops
+
+    structure = dataset._flat_structure  # pylint: disable=protected-access
+    optimizations = tf.constant(
+        ["map_and_batch_fusion", "noop_elimination", "shuffle_and_repeat_fusion"],
+        name="optimizations")
+    optimized = gen_dataset_ops.optimize_dataset(
+        dataset._variant_tensor, optimizations,  # pylint: disable=protected-access
+        optimization_configs=["map_vectorization:use_choose_fastest:false"], **structure)
+    gen_dataset_ops.model_dataset(optimized, algorithm=0, cpu_budget=0, **structure)
 
 
 def _tf1_dropout(x, keep_prob, noise_shape, seed, name, rate):

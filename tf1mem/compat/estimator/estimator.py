@@ -333,6 +333,7 @@ class Estimator:
           ValueError: both steps and max_steps, or a non-positive one.
         """
         import numpy as np
+        from tensorflow.python.training import training_util
 
         v1 = _v1()
         if steps is not None and max_steps is not None:
@@ -358,6 +359,9 @@ class Estimator:
         graph = self._new_graph(self._device_fn)
         with graph.as_default(), graph.device(self._device_fn):
             global_step = v1.train.get_global_step()
+            # TF 1.15 built the hooks' global-step read here, before input_fn (11 ops a
+            # seeded graph counts: its model drew TF1's initial weights after them)
+            training_util._get_or_create_global_step_read(graph)  # pylint: disable=protected-access
             features, labels, input_hooks = self._features_and_labels(input_fn, ModeKeys.TRAIN)
             spec = self._call_model_fn(features, labels, ModeKeys.TRAIN, self.config)
             self._maybe_warm_start()
