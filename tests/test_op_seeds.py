@@ -83,9 +83,12 @@ def test_undo_puts_tfs_functions_back():
     from tensorflow.python.ops import array_ops, tensor_array_ops
 
     def current():
+        from tensorflow.python.data.ops import dataset_ops
+
         return (random_seed.get_seed, random_ops.random_uniform, tf.compat.v1.nn.dropout,
                 tf.compat.v1.random_uniform, array_ops.split, tf.split, tf.compat.v1.split,
-                tensor_array_ops._GraphTensorArray.size)
+                tensor_array_ops._GraphTensorArray.size, tf.compat.v2.nn.dropout, tf.nn.dropout,
+                dataset_ops.DatasetV1._make_initializable_iterator)
 
     before = current()
     undo = op_seeds.install()
@@ -116,3 +119,49 @@ def test_split_and_tensor_array_size_build_tf1s_ops(installed):
             assert sess.run(count) == 3
             assert [p.shape.as_list() for p in parts + sizes] == [[2, 2], [2, 2], [2, 1],
                                                                   [2, 3]]
+
+
+@pytest.mark.slow
+def test_initializable_iterator_builds_tf1s_option_ops_and_yields_the_same(installed):
+    import tensorflow as tf
+
+    with _graph().as_default() as graph:
+        data = tf.compat.v1.data.Dataset.range(5).map(lambda x: x * 2).batch(5)
+        before = len(graph.get_operations())
+        iterator = tf.compat.v1.data.make_initializable_iterator(data)
+        types = [op.type for op in graph.get_operations()[before:]]
+        one_shot = tf.compat.v1.data.make_one_shot_iterator(data)  # TF1 built none there
+        after = [op.type for op in graph.get_operations()][-3:]
+        with tf.compat.v1.Session() as sess:
+            sess.run(iterator.initializer)
+            got = sess.run(iterator.get_next())
+            assert sess.run(one_shot.get_next()).tolist() == got.tolist()
+    assert types == ["Const", "OptimizeDataset", "ModelDataset", "IteratorV2", "MakeIterator",
+                     "IteratorToStringHandle"]
+    assert "OptimizeDataset" not in after
+    assert got.tolist() == [0, 2, 4, 6, 8]
+
+
+@pytest.mark.slow
+def test_v2_dropout_in_a_graph_builds_tf1s_ops_and_keeps_the_same_units(installed):
+    import tensorflow as tf
+
+    with _graph().as_default() as graph:
+        x = tf.ones([4, 8])
+        v1 = tf.compat.v1.nn.dropout(x, rate=0.5)
+        start = len(graph.get_operations())
+        v2 = tf.compat.v2.nn.dropout(x, rate=0.5)
+        types = [op.type for op in graph.get_operations()[start:]]
+        with pytest.raises(ValueError, match=r"range \[0, 1\), got 1.5"):
+            tf.nn.dropout(x, rate=1.5)
+    with _graph().as_default():
+        x = tf.ones([4, 8])
+        tf.compat.v1.nn.dropout(x, rate=0.5)  # the same op count before the v2 draw
+        again = tf.nn.dropout(x, rate=0.5)
+        with tf.compat.v1.Session() as sess:
+            a = sess.run(again)
+    with tf.compat.v1.Session(graph=v2.graph) as sess:
+        b = sess.run(v2)
+    assert types[:2] == ["Const", "Const"] and "RandomUniform" in types  # rate, noise shape
+    assert "SelectV2" not in types  # TF 2.21's own graph
+    assert np.array_equal(a, b) and set(np.unique(b)) <= {0.0, 2.0}
