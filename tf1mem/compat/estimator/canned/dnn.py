@@ -22,18 +22,21 @@ def _dnn_logits(features, mode, units, hidden_units, feature_columns, activation
 
     v1 = tf.compat.v1
     partitioner = linear_lib._partitioner(config)
+    # TF 1.15's canned DNN was a Keras model: resource variables (4 ops each and a read
+    # at each use, where a ref variable builds 3), so a seeded graph's draws need them
     with v1.variable_scope("input_from_feature_columns", values=tuple(features.values()),
-                           partitioner=partitioner):
+                           partitioner=partitioner, use_resource=True):
         net = v1.feature_column.input_layer(features, feature_columns)
     for layer_id, width in enumerate(hidden_units):
-        with v1.variable_scope(f"hiddenlayer_{layer_id}", values=(net,)) as scope:
+        with v1.variable_scope(f"hiddenlayer_{layer_id}", values=(net,),
+                               use_resource=True) as scope:
             net = v1.layers.dense(net, units=width, activation=activation_fn,
                                   kernel_initializer=v1.glorot_uniform_initializer(),
                                   name=scope)
             if dropout is not None and mode == "train":
                 net = v1.layers.dropout(net, rate=dropout, training=True)
         _layer_summary(net, scope.name)
-    with v1.variable_scope("logits", values=(net,)) as scope:
+    with v1.variable_scope("logits", values=(net,), use_resource=True) as scope:
         logits = v1.layers.dense(net, units=units, activation=None,
                                  kernel_initializer=v1.glorot_uniform_initializer(),
                                  name=scope)
