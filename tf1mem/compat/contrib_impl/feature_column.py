@@ -445,6 +445,13 @@ def _legacy_cross(inputs, num_buckets):
         return tf.SparseTensor(layout.indices, ids, layout.dense_shape)
 
 
+def _inner_flatten(sparse):
+    """``sparse`` reshaped to rank 2 (tf-slim's, the ops TF 1.15 built there)."""
+    import importlib
+
+    return importlib.import_module("tf_slim.layers.layers")._inner_flatten(sparse, 2)
+
+
 class _OneHotColumn(collections.namedtuple("_OneHotColumn", ["sparse_id_column"])):
     """A DNN input: a sparse column's ids as counts per id (weights, if weighted), width
     ``length``."""
@@ -463,7 +470,7 @@ class _OneHotColumn(collections.namedtuple("_OneHotColumn", ["sparse_id_column"]
 
     def dnn_tensor(self, features, cache=None, collections=("dnn",), trainable=True):
         tf = _tf()
-        ids = self.sparse_id_column.sparse_ids(features, cache)
+        ids = _inner_flatten(self.sparse_id_column.sparse_ids(features, cache))
         weights = self.sparse_id_column.sparse_weights(features, cache)
         if weights is not None:
             merged = tf.compat.v1.sparse_merge(sp_ids=ids, sp_values=weights,
@@ -471,8 +478,12 @@ class _OneHotColumn(collections.namedtuple("_OneHotColumn", ["sparse_id_column"]
             # Drops the entries of unknown (-1) ids.
             merged = tf.sparse.slice(merged, tf.zeros_like(merged.dense_shape),
                                      merged.dense_shape)
-            return tf.sparse.to_dense(merged)
+            dense = tf.sparse.to_dense(merged)
+            return tf.reshape(dense, tf.concat([tf.shape(dense)[:1], [self.length]], 0))
         dense_ids = tf.sparse.to_dense(ids, default_value=-1)
+        # TF 1.15's one_hot made tensors of on_value and off_value to learn their dtype;
+        # built again so that later seeded ops get TF 1.15's op seeds.
+        tf.constant(1.0), tf.constant(0.0)
         one_hot = tf.one_hot(dense_ids, depth=self.length, on_value=1.0, off_value=0.0)
         return tf.reduce_sum(one_hot, axis=[1])
 
@@ -529,14 +540,11 @@ class _EmbeddingColumn(collections.namedtuple(
         return weights
 
     def dnn_tensor(self, features, cache=None, collections=("dnn",), trainable=True):
-        import importlib
-
         tf = _tf()
-        flatten = importlib.import_module("tf_slim.layers.layers")._inner_flatten
-        ids = flatten(self.sparse_id_column.sparse_ids(features, cache), 2)
+        ids = _inner_flatten(self.sparse_id_column.sparse_ids(features, cache))
         weights = self.sparse_id_column.sparse_weights(features, cache)
         if weights is not None:
-            weights = flatten(weights, 2)
+            weights = _inner_flatten(weights)
         variable = self._variable(collections, trainable)
         parts = list(variable) if not isinstance(variable, tf.Variable) else [variable]
         return _safe_embedding_lookup_sparse(parts, ids, self.combiner, self.name + "weights",
@@ -749,11 +757,9 @@ def crossed_column(columns, hash_bucket_size, combiner="sum", ckpt_to_load_from=
       ValueError: fewer than 2 columns, hash_bucket_size below 2, a bad combiner or
         hash_key; NotImplementedError: checkpoint loading.
     """
-    try:
-        columns = list(columns)
-    except TypeError:
-        raise TypeError(f"crossed_column: columns must be a list of columns, got "
-                        f"{columns!r}") from None
+    if isinstance(columns, (str, bytes) + _COLUMN_TYPES) or not hasattr(columns, "__iter__"):
+        raise TypeError(f"crossed_column: columns must be a list of columns, got {columns!r}")
+    columns = list(columns)
     for column in columns:
         if not isinstance(column, (_SparseColumn, _BucketizedColumn, _CrossedColumn)):
             raise TypeError(f"crossed_column: columns must be sparse_column_with_*, "
@@ -842,8 +848,8 @@ def shared_embedding_columns(sparse_id_columns, dimension, combiner="mean",
         of different vocabularies (lengths, dtypes), a bad dimension, combiner or
         initializer.
     """
-    if isinstance(sparse_id_columns, (str, bytes)) or not hasattr(sparse_id_columns,
-                                                                  "__iter__"):
+    if isinstance(sparse_id_columns, (str, bytes) + _COLUMN_TYPES) or not hasattr(
+            sparse_id_columns, "__iter__"):
         raise TypeError(f"shared_embedding_columns: sparse_id_columns must be a list of "
                         f"sparse columns, got {sparse_id_columns!r}")
     columns = list(sparse_id_columns)
@@ -862,7 +868,7 @@ def shared_embedding_columns(sparse_id_columns, dimension, combiner="mean",
                              f"{column.name} must have the same vocabulary (or length and "
                              f"dtype), and be both weighted or both not")
     if shared_embedding_name is None:
-        shared_embedding_name = "_".join(sorted({c.name for c in columns})) + (
+        shared_embedding_name = "_".join(sorted(c.name for c in columns)) + (
             "_shared_embedding")
     elif not isinstance(shared_embedding_name, str) or not shared_embedding_name:
         raise ValueError(f"{what}: shared_embedding_name must be None or a non-empty "
@@ -921,7 +927,11 @@ def _safe_embedding_lookup_sparse(params, sparse_ids, combiner, name, max_norm=N
                                              sparse_ids.dense_shape)
         valid = tf.greater_equal(sparse_ids.values, 0)
         if sparse_weights is not None:
-            valid = tf.logical_and(valid, tf.ones_like(sparse_weights.values, dtype=tf.bool))
+            # TF 1.15's ones_like: the shape (a constant when known), then a fill.
+            values = sparse_weights.values
+            size = (tf.constant(values.shape.as_list(), tf.int32)
+                    if values.shape.is_fully_defined() else tf.shape(values))
+            valid = tf.logical_and(valid, tf.fill(size, True))
         sparse_ids = tf.sparse.retain(sparse_ids, valid)
         if sparse_weights is not None:
             sparse_weights = tf.sparse.retain(sparse_weights, valid)
@@ -982,7 +992,7 @@ def _check(columns):
     """The columns, each once, in TF 1.15's order (by key).
 
     Raises:
-      ValueError: not a tf.contrib.layers column, or two columns of one name.
+      ValueError: not a tf.contrib.layers column.
     """
     for column in columns:
         if not isinstance(column, _COLUMN_TYPES):
@@ -992,13 +1002,7 @@ def _check(columns):
                 f"bucketized_column, crossed_column, one_hot_column, embedding_column); got "
                 f"{column!r}. Use tf.estimator's canned estimators for tf.feature_column "
                 f"columns")
-    columns = sorted(set(columns), key=lambda c: c.key)
-    names = collections.Counter(column.name for column in columns)
-    for column in columns:
-        if names[column.name] > 1:
-            raise ValueError(f"Duplicate feature column key found for column: {column.name}. "
-                             f"Two different columns have that name: drop or rename one")
-    return columns
+    return sorted(set(columns), key=lambda c: c.key)
 
 
 def _input_layer(features, columns, scope, default_name, collections, trainable,
@@ -1084,7 +1088,8 @@ def _weighted_sum(features, columns, units, collections, trainable):
     for column in _check(columns):
         if isinstance(column, (_EmbeddingColumn, _OneHotColumn)):
             raise ValueError(f"Column {column.name} is not supported in linear models. Please "
-                             f"use sparse_column.")
+                             f"use its sparse_column_with_* column instead: "
+                             f"{column.sparse_id_column}")
         with v1.variable_scope(None, default_name=column.name, values=tuple(features.values())):
             if isinstance(column, _RealValuedColumn):
                 tensor = column.dense_tensor(features)
