@@ -120,6 +120,49 @@ def test_crossed_ids_are_tf115s(tf, sparse, a_x_b, a_x_age_x_i, nested):
     assert got[0].dense_shape.tolist() == [3, 2 if sparse else 1]
 
 
+def _random_cross_inputs(tf):
+    rng = np.random.RandomState(11)
+    words = np.array(["w%d" % i for i in range(30)] + ["", "longer string value", "caf\u00e9"])
+    rows, values, integers = [], [], []
+    for row in range(25):
+        for position in range(rng.randint(0, 4)):
+            rows.append([row, position])
+            values.append(words[rng.randint(0, len(words))])
+            integers.append(int(rng.randint(-5, 10**12)))
+    return {"s": tf.SparseTensor(rows, values, [25, 3]),
+            "si": tf.SparseTensor(rows, np.array(integers, np.int64), [25, 3]),
+            "d": tf.constant(words[rng.randint(0, 30, (25, 2))]),
+            "di": tf.constant(rng.randint(0, 2**40, (25, 1)).astype(np.int64)),
+            "r": tf.constant(rng.uniform(0, 10, (25, 2)).astype(np.float32))}
+
+
+def test_crossed_ids_of_random_inputs_are_tf115s(tf):
+    s = fc.sparse_column_with_hash_bucket("s", 5)
+    si = fc.sparse_column_with_integerized_feature("si", 5)
+    d = fc.sparse_column_with_hash_bucket("d", 5)
+    di = fc.sparse_column_with_hash_bucket("di", 5, dtype=tf.int64)
+    r = fc.bucketized_column(fc.real_valued_column("r", dimension=2), [2., 5., 8.])
+    crosses = [fc.crossed_column([s, d], 2), fc.crossed_column([d, di], 97),
+               fc.crossed_column([s, si, r], 10**6), fc.crossed_column([di, r, d, s], 12345),
+               fc.crossed_column([fc.crossed_column([s, di], 3), d], 2**40),
+               fc.crossed_column([s, d], 1000, hash_key=123456789)]
+    got = _run(tf, *[c.sparse_ids(_random_cross_inputs(tf)) for c in crosses])
+    # TF 1.15.5's (transform_features on the same inputs): dense shape, number of ids, sum
+    # of the indices, the first ids, the sum of all ids.
+    assert [(g.dense_shape.tolist(), len(g.values), int(g.indices.sum()),
+             g.values[:8].tolist(), int(g.values.sum())) for g in got] == [
+        ([25, 6], 76, 986, [1, 0, 0, 1, 0, 1, 1, 0], 38),
+        ([25, 2], 50, 625, [75, 42, 10, 1, 42, 58, 53, 33], 1884),
+        ([25, 18], 176, 3064, [177436, 606107, 660194, 525947, 310750, 493960, 789235,
+                               729108], 85298190),
+        ([25, 12], 152, 2324, [10525, 10453, 11223, 595, 1232, 10063, 6606, 5059], 984987),
+        ([25, 6], 76, 986, [548190097839, 708999399897, 958490276651, 838566153202,
+                            246895428821, 803403391746, 175963029660, 422895683573],
+         44065462175116),
+        ([25, 6], 76, 986, [807, 95, 55, 65, 981, 693, 166, 366], 34498),
+    ]
+
+
 def test_crossed_ids_with_a_hash_key_are_tf115s(tf):
     keys = fc.sparse_column_with_keys("k", ["x", "y"])
     hashed = fc.sparse_column_with_hash_bucket("h", 10)
@@ -267,6 +310,8 @@ def test_columns_a_model_cannot_take_say_what_to_use(tf):
      r"got _RealValuedColumn"),
     (lambda: fc.crossed_column([_keys(), fc.sparse_column_with_hash_bucket("h", 3)], 10,
                                hash_key="7"), ValueError, r"hash_key must be .*got '7'"),
+    (lambda: fc.crossed_column([_keys(), fc.sparse_column_with_hash_bucket("h", 3)], 10,
+                               hash_key=1 << 63), ValueError, r"64-bit signed integer, got 9"),
     (lambda: fc.crossed_column([_keys(), fc.sparse_column_with_hash_bucket("h", 3)], 10,
                                ckpt_to_load_from="ckpt"), NotImplementedError,
      r"init_from_checkpoint"),

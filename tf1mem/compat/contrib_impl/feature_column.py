@@ -771,8 +771,8 @@ def crossed_column(columns, hash_bucket_size, combiner="sum", ckpt_to_load_from=
     _check_size(hash_bucket_size, "hash_bucket_size", 2, what)
     _check_combiner(combiner, what)
     if hash_key is not None and (isinstance(hash_key, bool) or not isinstance(hash_key, int)
-                                 or not 0 <= hash_key < 1 << 64):
-        raise ValueError(f"{what}: hash_key must be None or an integer in [0, 2**64), got "
+                                 or not -1 << 63 <= hash_key < 1 << 63):
+        raise ValueError(f"{what}: hash_key must be None or a 64-bit signed integer, got "
                          f"{hash_key!r}")
     if ckpt_to_load_from is not None or tensor_name_in_ckpt is not None:
         raise NotImplementedError(f"{what}: ckpt_to_load_from is not provided by tf1mem: "
