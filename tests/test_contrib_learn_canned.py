@@ -173,13 +173,11 @@ def test_names_resolve_and_the_rest_stay_removed_with_advice():
     assert learn.DNNLinearCombinedClassifier is estimators.DNNLinearCombinedClassifier
     assert learn.SKCompat is estimators.SKCompat
     for name in ("real_valued_column", "sparse_column_with_keys",
-                 "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column"):
+                 "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column",
+                 "crossed_column", "input_from_feature_columns"):
         assert getattr(layers, name) is getattr(feature_column, name)
     with pytest.raises(contrib.RemovedAttributeError, match=r"SessionRunHook"):
         learn.monitors
-    with pytest.raises(contrib.RemovedAttributeError,
-                       match=r"removed with TensorFlow 2.*tf\.feature_column\.crossed_column"):
-        layers.crossed_column
 
 
 def test_sparse_columns_print_and_sort_as_tf115s():

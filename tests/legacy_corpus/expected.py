@@ -808,6 +808,104 @@ CASES = {
             ('wide+deep accuracy:', [0.8125, 0.41776], 1e-4),
         ],
     ),
+    "contrib_learn_more_columns.py": dict(
+        # TF 1.15.5's stdout (oracle), line for line (floats also as numbers, to 1e-4): the
+        # crossed ids (TF 1.15's legacy SparseFeatureCross hash; with hash_key,
+        # FingerprintCat64), integerized and vocabulary-file ids, weighted ids, the seeded
+        # input layer (TF 1.15's op seeds over TF 1.15's ops: one-hot, weighted and shared
+        # embeddings), the three canned models.
+        # Left out: the wide+deep accuracy, global_step and classes, which differ between
+        # oracle runs (TF 1.15's two optimizers race on the global step: 20 in two runs of
+        # three, 22 in one; tf1mem gives the 22 run's values).
+        args=["{tmpdir}"], exit_code=0,
+        lines=[
+            'names: city device tags_weighted_by_tag_w device_one_hot city_X_gender '
+            'age_bucketized_X_city_X_device gender_X_tags device_shared_embedding '
+            'device2_shared_embedding',
+            'lengths: 6 5 8 5 50 1000',
+            'shared name: device_device2_shared_embedding tuple',
+            "_SparseColumnIntegerized(column_name='device', is_integerized=True, "
+            "bucket_size=5, lookup_config=None, combiner='sum', dtype=tf.int64)",
+            "_CrossedColumn(columns=(_SparseColumnKeys(column_name='gender', "
+            'is_integerized=False, bucket_size=None, '
+            "lookup_config=_SparseIdLookupConfig(vocabulary_file=None, keys=('F', 'M'), "
+            "num_oov_buckets=0, vocab_size=2, default_value=-1), combiner='sum', "
+            "dtype=tf.string), _SparseColumnHashed(column_name='tags', is_integerized=False, "
+            "bucket_size=8, lookup_config=None, combiner='sum', dtype=tf.string)), "
+            "hash_bucket_size=64, hash_key=7, combiner='sum', ckpt_to_load_from=None, "
+            'tensor_name_in_ckpt=None)',
+            'weighted sum: [40, 1] float32 weighted_sum_from_feature_columns/bias_weight dict',
+            'column variables: '
+            'age_bucketized_X_city_X_device=weighted_sum_from_feature_columns/age_bucketized_X_city_X_device/weights '
+            'city=weighted_sum_from_feature_columns/city/weights '
+            'city_X_gender=weighted_sum_from_feature_columns/city_X_gender/weights '
+            'device=weighted_sum_from_feature_columns/device/weights '
+            'gender_X_tags=weighted_sum_from_feature_columns/gender_X_tags/weights '
+            'tags_weighted_by_tag_w=weighted_sum_from_feature_columns/tags_weighted_by_tag_w/weights',
+            'ids city_X_gender: 13 19 0 22 19 19 43 44 44 22 13 28 18 18 35 44',
+            'ids age_bucketized_X_city_X_device: 119 108 864 259 108 109 810 924 293 298 683 '
+            '294 162 141 702 831',
+            'ids gender_X_tags: 93 85 82 49 48 85 42 49 93 82 60 34 46 32 30 49',
+            'ids city: 2 0 1 3 0 0 0 5 5 3 2 3 1 1 2 5',
+            'ids device: 0 0 4 1 0 4 2 1 0 0 2 4 0 3 3 2',
+            'ids tags_weighted_by_tag_w: 8.76 7.47 6.1 11.13 3.66 13.42 14.36 10.74 3.6 3.7 '
+            '12.15 0.71 10.23 8.5 6.3 11.49',
+            'input layer: [40, 13] ops: 372',
+            'input variables: '
+            'input_from_feature_columns/device_shared_embedding/device_device2_shared_embedding '
+            'input_from_feature_columns/city_embedding/weights '
+            'input_from_feature_columns/tags_weighted_by_tag_w_embedding/weights',
+            'input row 0: 0.0217 -0.7422 0.2356 -0.5886 0.1905 0.2839 0.2779 1.0000 0.0000 '
+            '0.0000 0.0000 0.0000 21.4824',
+            'input row 1: 0.0217 -0.7422 -0.1308 0.1488 0.5251 0.0686 0.2452 1.0000 0.0000 '
+            '0.0000 0.0000 0.0000 21.7732',
+            'input row 2: -0.5821 -0.0664 0.3168 0.2291 0.1317 0.2542 0.1588 0.0000 0.0000 '
+            '0.0000 0.0000 1.0000 28.3468',
+            'wide accuracy: 0.95000 loss: 0.30156',
+            'wide variables: global_step linear/age_bucketized_X_city_X_device/weights '
+            'linear/bias_weight linear/city/weights linear/city_X_gender/weights '
+            'linear/device/weights linear/tags_weighted_by_tag_w/weights',
+            'cross weights: -0.2509 0.0000 0.0000 0.0000 0.0000 0.0000 0.0000 0.0000 0.0811 '
+            '0.0000',
+            'wide classes: [1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1]',
+            'deep accuracy: 0.77500 loss: 0.48502',
+            'deep variables: dnn/binary_logistic_head/dnn/learning_rate '
+            'dnn/hiddenlayer_0/biases dnn/hiddenlayer_0/weights '
+            'dnn/input_from_feature_columns/city_embedding/weights '
+            'dnn/input_from_feature_columns/tags_weighted_by_tag_w_embedding/weights '
+            'dnn/logits/biases dnn/logits/weights global_step',
+            'deep proba: 0.1969 0.8031 0.4920 0.5080 0.4692 0.5308',
+            'wide+deep variables: binary_logistic_head/dnn/learning_rate '
+            'binary_logistic_head/linear/learning_rate dnn/hiddenlayer_0/biases '
+            'dnn/hiddenlayer_0/weights '
+            'dnn/input_from_feature_columns/device_shared_embedding/device_device2_shared_embedding '
+            'dnn/logits/biases dnn/logits/weights global_step linear/bias_weight '
+            'linear/city_X_gender/weights linear/device/weights '
+            'linear/tags_weighted_by_tag_w/weights',
+        ],
+        numbers=[
+            ('ids tags_weighted_by_tag_w:', [
+                8.76, 7.47, 6.1, 11.13, 3.66, 13.42, 14.36, 10.74, 3.6, 3.7, 12.15, 0.71, 10.23,
+                8.5, 6.3, 11.49
+            ], 1e-4),
+            ('input row 0:', [
+                0.0217, -0.7422, 0.2356, -0.5886, 0.1905, 0.2839, 0.2779, 1.0, 0.0, 0.0, 0.0, 0.0,
+                21.4824
+            ], 1e-4),
+            ('input row 1:', [
+                0.0217, -0.7422, -0.1308, 0.1488, 0.5251, 0.0686, 0.2452, 1.0, 0.0, 0.0, 0.0, 0.0,
+                21.7732
+            ], 1e-4),
+            ('input row 2:', [
+                -0.5821, -0.0664, 0.3168, 0.2291, 0.1317, 0.2542, 0.1588, 0.0, 0.0, 0.0, 0.0, 1.0,
+                28.3468
+            ], 1e-4),
+            ('wide accuracy:', [0.95, 0.30156], 1e-4),
+            ('cross weights:', [-0.2509, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0811, 0.0], 1e-4),
+            ('deep accuracy:', [0.775, 0.48502], 1e-4),
+            ('deep proba:', [0.1969, 0.8031, 0.492, 0.508, 0.4692, 0.5308], 1e-4),
+        ],
+    ),
     "contrib_learn_custom_model.py": dict(
         # TF 1.15.5's stdout (oracle), line for line: the seeded contrib.layers.relu / linear
         # weights (TF 1.15's op seeds), SGD on the DataFeeder's batches, the metrics, the

@@ -122,15 +122,21 @@ def _framework_core_names():
     }
 
 
+# tf.contrib.layers' feature columns and the layers built from them (feature_column.py).
+_CONTRIB_LAYERS_COLUMNS = (
+    "real_valued_column", "sparse_column_with_keys", "sparse_column_with_hash_bucket",
+    "sparse_column_with_integerized_feature", "sparse_column_with_vocabulary_file",
+    "weighted_sparse_column", "bucketized_column", "crossed_column", "one_hot_column",
+    "embedding_column", "shared_embedding_columns", "infer_real_valued_columns",
+    "input_from_feature_columns", "weighted_sum_from_feature_columns")
+
+
 def _layers_extras():
     from tf1mem.compat.contrib_impl import feature_column, layers
 
     v1 = _v1()
     return {"l2_normalize": v1.nn.l2_normalize, "embed_sequence": layers.embed_sequence,
-            **{name: getattr(feature_column, name) for name in (
-                "real_valued_column", "sparse_column_with_keys",
-                "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column",
-                "infer_real_valued_columns")}}
+            **{name: getattr(feature_column, name) for name in _CONTRIB_LAYERS_COLUMNS}}
 
 
 def _factorization_extras():
@@ -162,7 +168,11 @@ CONTRIB_MODULES = {
                "tf-slim's layers, initializers, regularizers; tf1mem's embed_sequence and "
                "the feature columns the contrib.learn estimators take (real_valued_column, "
                "sparse_column_with_keys, sparse_column_with_hash_bucket, "
-               "bucketized_column, embedding_column, infer_real_valued_columns)"),
+               "sparse_column_with_integerized_feature, sparse_column_with_vocabulary_file, "
+               "weighted_sparse_column, bucketized_column, crossed_column (TF 1.15's "
+               "bucket ids), one_hot_column, embedding_column, shared_embedding_columns, "
+               "infer_real_valued_columns) with input_from_feature_columns and "
+               "weighted_sum_from_feature_columns"),
     "framework": ((_framework_extras, "tf_slim"), "tf-slim's variables/arg_scope and TF core"),
     "rnn": ((_rnn_extras, _attr("nn.rnn_cell")),
             "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
@@ -227,9 +237,6 @@ REMOVED_TOP_LEVEL = {}
 
 # Per-symbol advice for names that a mapped contrib module no longer has.
 REMOVED_SYMBOLS = {
-    "layers.crossed_column": "tf.feature_column.crossed_column with tf.estimator's canned "
-                             "estimators (tf1mem provides them; TF 1.15's contrib crosses "
-                             "hashed with a kernel TF 2 lacks, so the bucket ids differ)",
     "training.HParams": "a dict, absl flags or keras_tuner",
     "seq2seq.BahdanauMonotonicAttention": "tf.contrib.seq2seq.BahdanauAttention (tf1mem "
                                           "provides it; the monotonic variants it does not)",

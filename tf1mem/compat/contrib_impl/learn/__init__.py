@@ -14,7 +14,7 @@ and the canned models of :mod:`.estimators` (``DNNClassifier``, ``DNNRegressor``
 removed by :mod:`tf1mem.compat.contrib`, with a replacement. Values equal TF 1.15.5's
 (corpus scripts ``contrib_learn.py``, ``contrib_learn_experiment.py``,
 ``contrib_learn_canned.py``, ``contrib_learn_feature_columns.py``,
-``contrib_learn_custom_model.py``). Nothing here imports TensorFlow at import time.
+``contrib_learn_more_columns.py``, ``contrib_learn_custom_model.py``). Nothing here imports TensorFlow at import time.
 """
 
 from tf1mem.compat.contrib_impl.learn import datasets, learn_runner, preprocessing, utils
