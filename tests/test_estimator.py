@@ -16,7 +16,6 @@ import pytest
 
 from tests import _subproc
 from tf1mem.compat.estimator import inputs, run_config
-from tf1mem.compat.estimator.inputs import _batches
 
 FIXTURE = Path(__file__).resolve().parent / "estimator_tf115"
 
@@ -83,23 +82,60 @@ def test_run_config_worker_0_is_chief_without_a_chief_and_bad_tf_config_fails(mo
 
 # -- numpy_input_fn ----------------------------------------------------------------
 
-def _labels(batches):
-    return [b["y"].tolist() for b in batches]
+def _read(input_fn, seed=None, limit=50):
+    """Runs ``input_fn``'s graph in a MonitoredSession (which starts its queue runners);
+    returns the label batches read before OutOfRange (or ``limit`` of them) and the ops
+    input_fn built."""
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        if seed is not None:
+            v1.set_random_seed(seed)
+        _, labels = input_fn()
+        ops = graph.get_operations()
+        out = []
+        with v1.train.MonitoredSession() as session:
+            while not session.should_stop() and len(out) < limit:
+                out.append(session.run(labels).tolist())
+    return out, ops
 
 
-def test_numpy_batches_stream_across_epochs_as_tf115():
+@pytest.mark.slow
+def test_numpy_input_fn_streams_across_epochs_as_tf115():
     # TF 1.15.5 (oracle), x = arange(5), y = 10 * x, batch_size=2, shuffle=False:
     # num_epochs=2 -> [0,10] [20,30] [40,0] [10,20] [30,40] then OutOfRange.
-    arrays = {"y": np.arange(5) * 10}
-    assert _labels(_batches(arrays, 5, 2, 2, False, None)) == [
-        [0, 10], [20, 30], [40, 0], [10, 20], [30, 40]]
-    forever = _batches(arrays, 5, 2, None, False, None)
-    assert [next(forever)["y"].tolist() for _ in range(7)] == [
-        [0, 10], [20, 30], [40, 0], [10, 20], [30, 40], [0, 10], [20, 30]]
-    shuffled = _labels(_batches(arrays, 5, 2, 1, True, 1))
-    assert [len(b) for b in shuffled] == [2, 2, 1]
-    assert sorted(sum(shuffled, [])) == [0, 10, 20, 30, 40]
-    assert shuffled == _labels(_batches(arrays, 5, 2, 1, True, 1))  # the seed decides
+    x, y = {"a": np.arange(5.)}, np.arange(5) * 10
+    batches, ops = _read(inputs.numpy_input_fn(x, y, batch_size=2, num_epochs=2,
+                                               shuffle=False))
+    assert batches == [[0, 10], [20, 30], [40, 0], [10, 20], [30, 40]]
+    # TF 1.15.5's 19 ops, in its order (a seeded model built after them draws its weights)
+    assert [op.type for op in ops] == [
+        "FIFOQueueV2", "Placeholder", "Placeholder", "Placeholder", "QueueEnqueueManyV2",
+        "QueueCloseV2", "QueueCloseV2", "QueueSizeV2", "Const", "Sub", "Const", "Maximum",
+        "Cast", "Const", "Mul", "Const", "ScalarSummary", "Const", "QueueDequeueUpToV2"]
+    forever, _ = _read(inputs.numpy_input_fn(x, y, batch_size=2, num_epochs=None,
+                                             shuffle=False), limit=7)
+    assert forever == [[0, 10], [20, 30], [40, 0], [10, 20], [30, 40], [0, 10], [20, 30]]
+    # two threads each feed every epoch, as TF 1.15's did: every row twice
+    twice, _ = _read(inputs.numpy_input_fn(x, y, batch_size=2, num_epochs=1, shuffle=False,
+                                           num_threads=2))
+    assert sorted(sum(twice, [])) == [0, 0, 10, 10, 20, 20, 30, 30, 40, 40]
+
+
+@pytest.mark.slow
+def test_numpy_input_fn_shuffles_in_tf115s_seeded_queue():
+    x, y = {"a": np.arange(10.)}, np.arange(10)
+    fn = inputs.numpy_input_fn(x, y, batch_size=4, num_epochs=1, shuffle=True,
+                               queue_capacity=8)
+    shuffled, ops = _read(fn, seed=3)
+    queue = ops[0]
+    assert queue.type == "RandomShuffleQueueV2"
+    assert (queue.get_attr("seed"), queue.get_attr("seed2"), queue.get_attr("capacity"),
+            queue.get_attr("min_after_dequeue")) == (3, 0, 8, 2)
+    assert sorted(sum(shuffled, [])) == list(range(10)) and [len(b) for b in shuffled] == [
+        4, 4, 2]
+    assert shuffled != [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
 
 
 def test_numpy_input_fn_rejects_what_tf115_rejected():
@@ -113,6 +149,10 @@ def test_numpy_input_fn_rejects_what_tf115_rejected():
         inputs.numpy_input_fn(x, {"a": np.arange(5)}, shuffle=False)()
     with pytest.raises(ValueError, match="num_epochs must be a positive integer or None"):
         inputs.numpy_input_fn(x, shuffle=False, num_epochs=0)
+    with pytest.raises(ValueError, match="num_threads must be a positive integer, got 0"):
+        inputs.numpy_input_fn(x, shuffle=False, num_threads=0)
+    with pytest.raises(ValueError, match="queue_capacity=2 is too small"):
+        inputs.numpy_input_fn(x, shuffle=True, queue_capacity=2)
 
 
 # -- EstimatorSpec -----------------------------------------------------------------

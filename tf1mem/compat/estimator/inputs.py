@@ -6,12 +6,25 @@ the rows form one stream repeated ``num_epochs`` times (``None``: forever) and c
 the batch dimension is static (``batch_size``) only when ``num_epochs`` is None; the end
 of the stream is ``OutOfRangeError``, which ends ``train``/``evaluate``/``predict``;
 ``x`` and ``y`` may be an array or a dict of arrays; ``shuffle`` must be given as a bool.
-Batches come from a ``tf.data`` generator (no queue runners needed); with
-``shuffle=True`` each epoch is a fresh permutation drawn from the graph seed, so the
-order differs from TF 1.15's RandomShuffleQueue (which no seed reproduced across versions).
-Each call of the ``input_fn`` makes one stream, which every session of that graph reads
-on from where the previous one stopped, as TF 1.15's queue feeder did.
+
+The graph is TF 1.15's, op for op (19 ops for one thread; a seeded model built after it
+draws TF 1.15's initial weights): under ``enqueue_input``, a ``FIFOQueue`` (or, with
+``shuffle=True``, a ``RandomShuffleQueue`` holding at least a quarter of
+``queue_capacity`` after each dequeue, seeded from the graph as TF1 seeded it), one set of
+placeholders (the row index, then the features and labels in key order) and one
+``enqueue_many`` per thread, the runner's close and cancel ops, the queue-fullness summary;
+then ``dequeue_many`` (``num_epochs=None``) or ``dequeue_up_to``. A queue runner thread
+per ``num_threads`` feeds it from Python, each thread going through all ``num_epochs``
+on its own, as TF 1.15's did (two threads give each row twice per epoch). With
+``shuffle=True`` each thread starts at a random row, as in TF1 (drawn from the graph seed
+when there is one; TF 1.15 drew it unseeded); the queue's draws are TF 1.15's kernel's, from
+the same seeds, but depend, as in TF1, on how far the feeder had got when a batch was taken:
+shuffled batches are one of TF 1.15's possible orders, not one fixed order.
+Each call of the ``input_fn`` makes one feeder, which every session of that graph reads on
+from where the previous one stopped, as TF 1.15's did.
 """
+
+import threading
 
 import numpy as np
 
@@ -24,28 +37,124 @@ def _as_dict(value, what):
     return {"__" + what: np.asarray(value)}, False
 
 
-def _batches(arrays, n_rows, batch_size, num_epochs, shuffle, seed):
-    """Yields dicts of batches: the (shuffled) epochs as one stream, cut into batches."""
-    rng = np.random.RandomState(seed)
-    epoch = 0
-    pending = []
-    have = 0
-    while num_epochs is None or epoch < num_epochs:
-        order = rng.permutation(n_rows) if shuffle else np.arange(n_rows)
-        epoch += 1
-        start = 0
-        while start < n_rows:
-            take = min(batch_size - have, n_rows - start)
-            pending.append(order[start:start + take])
-            have += take
-            start += take
-            if have == batch_size:
-                index = np.concatenate(pending)
-                yield {k: v[index] for k, v in arrays.items()}
-                pending, have = [], 0
-    if have:
-        index = np.concatenate(pending)
-        yield {k: v[index] for k, v in arrays.items()}
+class _Feeder:
+    """One thread's feed: ``batch_size`` rows at a time from a start row, wrapping around,
+    until ``num_epochs`` passes are fed (``None``: never ends)."""
+
+    def __init__(self, placeholders, arrays, batch_size, num_epochs, start):
+        self._placeholders = placeholders
+        self._arrays = arrays
+        self._rows = len(arrays[0])
+        self._batch_size = batch_size
+        self._left = None if num_epochs is None else num_epochs * self._rows
+        self._next = start
+
+    def __call__(self):
+        take = self._batch_size if self._left is None else min(self._batch_size, self._left)
+        if take == 0:
+            raise StopIteration
+        index = (self._next + np.arange(take)) % self._rows
+        self._next = int(index[-1] + 1) % self._rows
+        if self._left is not None:
+            self._left -= take
+        feed = {self._placeholders[0]: index.astype(np.int64)}
+        feed.update(zip(self._placeholders[1:], (a[index] for a in self._arrays)))
+        return feed
+
+
+_RUNNER_CLASS = None
+
+
+def _runner_class():
+    """TF's ``QueueRunner``, each enqueue op fed by its own :class:`_Feeder` (built on
+    first use: no TensorFlow at import)."""
+    global _RUNNER_CLASS
+    if _RUNNER_CLASS is not None:
+        return _RUNNER_CLASS
+    from tensorflow.python.platform import tf_logging as logging
+    from tensorflow.python.training import queue_runner_impl
+
+    class FeedingQueueRunner(queue_runner_impl.QueueRunner):
+        def __init__(self, queue, enqueue_ops, feeders):
+            super().__init__(queue=queue, enqueue_ops=enqueue_ops)
+            self._feeders = dict(zip(enqueue_ops, feeders))
+            self._feed_lock = threading.Lock()
+
+        def _run(self, sess, enqueue_op, coord=None):
+            decremented = False
+            feeder = self._feeders[enqueue_op]
+            try:
+                while not (coord and coord.should_stop()):
+                    try:
+                        with self._feed_lock:  # a feeder's position moves under its lock
+                            feed = feeder()
+                    except StopIteration:
+                        feed = None
+                    try:
+                        if feed is None:
+                            raise self._queue_closed_exception_types[0](
+                                None, None, "numpy_input_fn: all epochs fed")
+                        sess.run(enqueue_op, feed_dict=feed)
+                    except self._queue_closed_exception_types:  # pylint: disable=catching-non-exception
+                        with self._lock:
+                            self._runs_per_session[sess] -= 1
+                            decremented = True
+                            if self._runs_per_session[sess] == 0:
+                                try:
+                                    sess.run(self._close_op)
+                                except Exception as e:  # pylint: disable=broad-except
+                                    logging.vlog(1, "Ignored exception: %s", str(e))
+                        return
+            except Exception as e:  # pylint: disable=broad-except
+                if coord:
+                    coord.request_stop(e)
+                else:
+                    logging.error("Exception in numpy_input_fn's QueueRunner: %s", str(e))
+                    with self._lock:
+                        self._exceptions_raised.append(e)
+                    raise
+            finally:
+                if not decremented:
+                    with self._lock:
+                        self._runs_per_session[sess] -= 1
+
+    _RUNNER_CLASS = FeedingQueueRunner
+    return _RUNNER_CLASS
+
+
+def _enqueue(arrays, batch_size, num_epochs, shuffle, capacity, num_threads):
+    """TF 1.15's feeding graph for the ordered ``arrays``; returns the dequeued tensors
+    (the row index first)."""
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    graph = v1.get_default_graph()
+    dtypes = [tf.int64] + [tf.as_dtype(a.dtype) for a in arrays]
+    shapes = [()] + [a.shape[1:] for a in arrays]
+    with v1.name_scope("enqueue_input"):
+        if shuffle:
+            min_after = capacity // 4
+            queue = v1.RandomShuffleQueue(capacity, min_after, dtypes, shapes=shapes)
+        else:
+            min_after = 0
+            queue = v1.FIFOQueue(capacity, dtypes, shapes=shapes)
+        rng = np.random.RandomState(graph.seed) if graph.seed is not None else \
+            np.random.RandomState()
+        rows = len(arrays[0])
+        enqueue_ops, feeders = [], []
+        for _ in range(num_threads):
+            placeholders = [v1.placeholder(dtype) for dtype in dtypes]
+            enqueue_ops.append(queue.enqueue_many(placeholders))
+            start = int(rng.randint(rows)) if shuffle else 0
+            feeders.append(_Feeder(placeholders, arrays, batch_size, num_epochs, start))
+        v1.train.add_queue_runner(_runner_class()(queue, enqueue_ops, feeders))
+        full = tf.cast(tf.maximum(0, queue.size() - min_after), tf.float32) * (
+            1. / (capacity - min_after))
+        v1.summary.scalar("queue/%sfraction_over_%d_of_%d_full"
+                          % (queue.name, min_after, capacity - min_after), full)
+    if num_epochs is None:
+        return queue.dequeue_many(batch_size)
+    return queue.dequeue_up_to(batch_size)
 
 
 def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None,
@@ -58,8 +167,8 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None,
       batch_size: rows per batch (the last batch may be smaller when num_epochs is set).
       num_epochs: passes over the data; None repeats forever.
       shuffle: True or False, required, as in TF1.
-      queue_capacity, num_threads: accepted for TF1 compatibility; batches are
-        produced in order by one generator (num_threads > 1 no longer reorders them).
+      queue_capacity: the queue's capacity (a shuffling queue keeps a quarter of it).
+      num_threads: feeding threads, each through all epochs on its own (TF 1.15's).
 
     Returns:
       A function of no arguments returning ``features`` (an array input gives a
@@ -80,7 +189,16 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None,
             num_epochs, (int, np.integer)) or num_epochs < 1):
         raise ValueError(f"numpy_input_fn: num_epochs must be a positive integer or None "
                          f"(repeat forever), got {num_epochs!r}")
+    for name, value in (("queue_capacity", queue_capacity), ("num_threads", num_threads)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"numpy_input_fn: {name} must be a positive integer, got "
+                             f"{value!r}")
+    if shuffle and queue_capacity < 4:
+        raise ValueError(f"numpy_input_fn: shuffle=True keeps a quarter of queue_capacity "
+                         f"in the queue; queue_capacity={queue_capacity!r} is too small "
+                         f"(give at least 4)")
     batch_size = int(batch_size)
+    queue_capacity, num_threads = int(queue_capacity), int(num_threads)
 
     def input_fn():
         import tensorflow as tf
@@ -107,23 +225,11 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None,
         n_rows = next(iter(lengths.values()))
         if n_rows == 0:
             raise ValueError("numpy_input_fn: x has no rows; give at least one example")
+        names = sorted(features) + sorted(labels)
         arrays = {**features, **labels}
-        names = sorted(arrays)
-        seed = tf.compat.v1.get_default_graph().seed if shuffle else None
-        dim0 = batch_size if num_epochs is None else None
-        signature = {k: tf.TensorSpec((dim0,) + arrays[k].shape[1:],
-                                      tf.as_dtype(arrays[k].dtype)) for k in names}
-
-        # One stream per call, as TF 1.15's feeding queue kept its position in Python:
-        # a graph run in several sessions (InMemoryEvaluatorHook's evaluation graph)
-        # goes on where the last session stopped, and data once used up stays so.
-        stream = _batches(arrays, n_rows, batch_size, num_epochs, shuffle, seed)
-
-        def generator():
-            return stream
-
-        dataset = tf.data.Dataset.from_generator(generator, output_signature=signature)
-        batch = tf.compat.v1.data.make_one_shot_iterator(dataset).get_next()
+        dequeued = _enqueue([arrays[k] for k in names], batch_size, num_epochs, shuffle,
+                            queue_capacity, num_threads)
+        batch = dict(zip(names, dequeued[1:]))  # the row index is not returned
         out_x = {k: batch[k] for k in features} if x_is_dict else batch["__x"]
         if y is None:
             return out_x
