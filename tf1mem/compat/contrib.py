@@ -57,7 +57,7 @@ def _attr(path):
 # tf.contrib.X -> where its symbols come from, first match wins. A source is a
 # module name (str) or a zero-argument callable returning a module or a dict.
 def _rnn_extras():
-    from tf1mem.compat.contrib_impl import rnn
+    from tf1mem.compat.contrib_impl import rnn, rnn_grid
 
     v1 = _v1()
     table = {
@@ -66,6 +66,7 @@ def _rnn_extras():
         "static_state_saving_rnn": v1.nn.static_state_saving_rnn,
     }
     table.update(rnn.symbols())
+    table.update(rnn_grid.symbols())
     return table
 
 
@@ -170,7 +171,9 @@ CONTRIB_MODULES = {
             "GRUBlockCellV2, LSTMBlockFusedCell, TimeReversedFusedRNN, "
             "CoupledInputForgetGateLSTMCell, HighwayWrapper, IndRNNCell, "
             "OutputProjectionWrapper, InputProjectionWrapper, EmbeddingWrapper, "
-            "AttentionCellWrapper, ConvLSTMCell and Conv1D/2D/3DLSTMCell"),
+            "AttentionCellWrapper, ConvLSTMCell and Conv1D/2D/3DLSTMCell, NASCell, "
+            "GridLSTMCell and BidirectionalGridLSTMCell (a start/end freqindex_list of "
+            "unequal lengths gets a formatted message, not TF 1.15's tuple)"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),

@@ -23,13 +23,17 @@ script's initial weights after its first ``dynamic_rnn`` were not TF 1.15's. Lik
 ``tf.nn.dropout``: TF 2.21's builds another graph (``SelectV2`` of the scaled
 input, 3 ops fewer, the draw one op later), so the v1 name gets TF 1.15's op sequence
 back (rate, noise shape, draw, ``1 - rate``, its inverse, mask, ``x * scale * mask``):
-the same kept units as TF1 and the same op count after it.
+the same kept units as TF1 and the same op count after it. ``tf.zeros`` / ``tf.ones``
+of a list that holds a tensor (``[batch_size, units]`` with a dynamic batch, as the
+zero frequency states of tf.contrib.rnn's Grid LSTMs) first built TF 1.15's unused size
+test (``Mul`` of the dimensions with their ``Const`` s, ``Less`` than 1000), named under
+the op's own scope as there.
 
 :func:`install` (called by :func:`tf1mem.compat.shim.install`) wraps
-``random_seed.get_seed`` and ``random_ops.random_uniform`` where TF's code looks them
-up (on those modules, at each call) and where the TF1 API names them
-(``tf.compat.v1.get_seed``, ``tf.compat.v1.random_uniform``, ...). In graph mode with
-a graph seed and no op seed, the op seed is the graph's op count, as TF 1.15 did;
+``random_seed.get_seed``, ``random_ops.random_uniform`` and the others named above
+where TF's code looks them up (on those modules, at each call) and where the TF1 API
+names them (``tf.compat.v1.get_seed``, ``tf.compat.v1.random_uniform``, ``tf.zeros``,
+...). In graph mode with a graph seed and no op seed, the op seed is the graph's op count, as TF 1.15 did;
 everything else (eager mode, explicit op seeds, no graph seed) goes to TF's own
 function unchanged. The callable it returns puts the originals back. Checked against
 TF 1.15.5 by the corpus script ``graph_seed_only.py``.
@@ -100,6 +104,22 @@ def install():
         return gen_data_flow_ops.tensor_array_size_v3(handle=self._handle,
                                                       flow_in=self.flow, name=name)
 
+    original_zeros, original_ones = array_ops.zeros, array_ops.ones
+
+    def zeros(shape, dtype=tf.float32, name=None, **kwargs):
+        if not _holds_graph_tensor(shape):
+            return original_zeros(shape, dtype=dtype, name=name, **kwargs)
+        with ops.name_scope(name, "zeros", [shape]) as scope:
+            _tf1_size_test(shape)
+            return original_zeros(shape, dtype=dtype, name=scope, **kwargs)
+
+    def ones(shape, dtype=tf.float32, name=None, **kwargs):
+        if not _holds_graph_tensor(shape):
+            return original_ones(shape, dtype=dtype, name=name, **kwargs)
+        with ops.name_scope(name, "ones", [shape]) as scope:
+            _tf1_size_test(shape)
+            return original_ones(shape, dtype=dtype, name=scope, **kwargs)
+
     patched = [(graph_array, "size", size, original_size)]
     graph_array.size = size
     for wrapper, wrapped, homes in (
@@ -108,6 +128,10 @@ def install():
             (split, original_split, [(array_ops, "split"), (tf.compat.v1, "split"),
                                      (tf, "split"), (tf.compat.v2, "split")]),
             (dropout, original_dropout, [(tf.compat.v1.nn, "dropout")]),
+            (zeros, original_zeros, [(array_ops, "zeros"), (tf.compat.v1, "zeros"),
+                                     (tf, "zeros"), (tf.compat.v2, "zeros")]),
+            (ones, original_ones, [(array_ops, "ones"), (tf.compat.v1, "ones"),
+                                   (tf, "ones"), (tf.compat.v2, "ones")]),
             (get_seed, original_get_seed,
              [(random_seed, "get_seed"), (tf.compat.v1, "get_seed"),
               (tf.compat.v1.random, "get_seed")]),
@@ -166,6 +190,35 @@ def _tf1_dropout(x, keep_prob, noise_shape, seed, name, rate):
         scale = 1 / (1 - rate)
         keep = draw >= rate
         return x * scale * tf.cast(keep, x.dtype)
+
+
+def _holds_graph_tensor(shape):
+    """Whether ``shape`` is a list or tuple of ints and graph tensors, one at least (the
+    shapes TF 1.15 tested for size with ops)."""
+    import tensorflow as tf
+
+    if not isinstance(shape, (list, tuple)) or tf.executing_eagerly():
+        return False
+    found = False
+    for dim in shape:
+        if tf.is_tensor(dim) and not hasattr(dim, "numpy"):
+            found = True
+        elif not _python_int(dim):
+            return False
+    return found
+
+
+def _tf1_size_test(shape):
+    """The ops TF 1.15's ``tf.zeros`` / ``tf.ones`` built to ask whether a shape holding
+    tensors was small enough for a constant (``np.prod(shape) < 1000``, which numpy
+    multiplied out left to right with the tensors' operators); the answer, a tensor, was
+    then not usable as a bool and the fill was built instead. Unused, but they count
+    toward the op seeds of a seeded graph."""
+    product = shape[0]
+    for dim in shape[1:]:
+        product = product * dim
+    if not _python_int(product):
+        product < 1000  # pylint: disable=pointless-statement
 
 
 def _python_int(value):
