@@ -33,10 +33,11 @@ the op's own scope as there.
 ``random_seed.get_seed``, ``random_ops.random_uniform`` and the others named above
 where TF's code looks them up (on those modules, at each call) and where the TF1 API
 names them (``tf.compat.v1.get_seed``, ``tf.compat.v1.random_uniform``, ``tf.zeros``,
-...). In graph mode with a graph seed and no op seed, the op seed is the graph's op count, as TF 1.15 did;
-everything else (eager mode, explicit op seeds, no graph seed) goes to TF's own
-function unchanged. The callable it returns puts the originals back. Checked against
-TF 1.15.5 by the corpus script ``graph_seed_only.py``.
+...). In graph mode with a graph seed and no op seed, the op seed is the graph's op
+count, as TF 1.15 did; everything else (eager mode, explicit op seeds, no graph seed)
+goes to TF's own function unchanged. The callable it returns puts the originals back.
+Checked against TF 1.15.5 by the corpus scripts ``graph_seed_only.py``,
+``graph_seed_rnn.py`` and ``contrib_rnn_grid_nas.py``.
 """
 
 import numbers
