@@ -95,6 +95,16 @@ error('index block count:', lambda: tf.nn.dynamic_rnn(
                                 num_frequency_blocks=[2, 2], start_freqindex_list=[0, 4],
                                 end_freqindex_list=[4, 8]), x, dtype=tf.float32,
     scope='e3'))
+error('index lists:', lambda: tf.nn.dynamic_rnn(
+    tf.contrib.rnn.GridLSTMCell(2, feature_size=2, frequency_skip=1,
+                                num_frequency_blocks=[2], start_freqindex_list=[0],
+                                end_freqindex_list=[4, 8]), x, dtype=tf.float32,
+    scope='e5'))
+error('index blocks:', lambda: tf.nn.dynamic_rnn(
+    tf.contrib.rnn.GridLSTMCell(2, feature_size=2, frequency_skip=1,
+                                num_frequency_blocks=[2], start_freqindex_list=[0, 4],
+                                end_freqindex_list=[4, 8]), x, dtype=tf.float32,
+    scope='e6'))
 error('nas depth:', lambda: tf.contrib.rnn.NASCell(2)(
     tf.placeholder(tf.float32, [2, None]), nas.zero_state(2, tf.float32)))
 error('shards:', lambda: tf.nn.dynamic_rnn(

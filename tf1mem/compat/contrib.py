@@ -73,6 +73,8 @@ def _rnn_extras():
 def _framework_extras():
     import tensorflow as tf
 
+    from tf1mem.compat.contrib_impl import framework
+
     v1 = tf.compat.v1
     return {
         "nest": tf.nest,
@@ -86,6 +88,7 @@ def _framework_extras():
         "list_variables": tf.train.list_variables,
         "init_from_checkpoint": v1.train.init_from_checkpoint,
         "convert_to_tensor_or_sparse_tensor": v1.convert_to_tensor_or_sparse_tensor,
+        "zero_initializer": framework.zero_initializer,
         **_framework_core_names(),
     }
 
@@ -164,7 +167,9 @@ CONTRIB_MODULES = {
                "the feature columns the contrib.learn estimators take (real_valued_column, "
                "sparse_column_with_keys, sparse_column_with_hash_bucket, "
                "bucketized_column, embedding_column, infer_real_valued_columns)"),
-    "framework": ((_framework_extras, "tf_slim"), "tf-slim's variables/arg_scope and TF core"),
+    "framework": ((_framework_extras, "tf_slim"),
+                  "tf-slim's variables/arg_scope and TF core; tf1mem's zero_initializer "
+                  "(TF 2 has no ZeroInitializer kernel: TF ops, the same results)"),
     "rnn": ((_rnn_extras, _attr("nn.rnn_cell")),
             "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
             "stack_bidirectional_rnn, LayerNormBasicLSTMCell, LSTMBlockCell, GRUBlockCell, "
