@@ -131,7 +131,9 @@ for label, make in [
             2, feature_size=4, frequency_skip=2, num_frequency_blocks=[3],
             backward_slice_offset="one")),
         ("nas units", lambda: tf.contrib.rnn.NASCell(0)),
-        ("nas proj", lambda: tf.contrib.rnn.NASCell(3, num_proj=2.5))]:
+        ("nas proj", lambda: tf.contrib.rnn.NASCell(3, num_proj=2.5)),
+        ("nas biases", lambda: tf.contrib.rnn.NASCell(3, use_biases=True)),
+        ("nas keyword", lambda: tf.contrib.rnn.NASCell(3, colour="red"))]:
     try:
         make()
         got[label] = "no error"
@@ -172,3 +174,8 @@ def test_grid_and_nas_refusals_name_the_value(tmp_path):
     assert got["offset"].endswith("backward_slice_offset must be an int, got 'one'"), got
     assert got["nas units"].endswith("NASCell: num_units must be a positive int, got 0"), got
     assert got["nas proj"].endswith("NASCell: num_proj must be a positive int, got 2.5"), got
+    # TF 1.15: TypeError: ('Keyword argument not understood:', 'use_biases')
+    assert got["nas biases"] == ("TypeError: NASCell: keyword argument not understood: "
+                                 "'use_biases' (the argument is use_bias)"), got
+    assert got["nas keyword"] == ("TypeError: NASCell: keyword argument not understood: "
+                                  "'colour'"), got

@@ -177,8 +177,9 @@ CONTRIB_MODULES = {
             "CoupledInputForgetGateLSTMCell, HighwayWrapper, IndRNNCell, "
             "OutputProjectionWrapper, InputProjectionWrapper, EmbeddingWrapper, "
             "AttentionCellWrapper, ConvLSTMCell and Conv1D/2D/3DLSTMCell, NASCell, "
-            "GridLSTMCell and BidirectionalGridLSTMCell (a start/end freqindex_list of "
-            "unequal lengths gets a formatted message, not TF 1.15's tuple)"),
+            "GridLSTMCell and BidirectionalGridLSTMCell (the Grid LSTMs' two refusals of "
+            "start/end freqindex_list lengths that TF 1.15 raised as a tuple are "
+            "formatted messages)"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),

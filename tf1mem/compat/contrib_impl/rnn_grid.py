@@ -87,7 +87,16 @@ def _classes():
         """
 
         def __init__(self, num_units, num_proj=None, use_bias=False, reuse=None, **kwargs):
-            super().__init__(_reuse=reuse, **kwargs)
+            try:
+                super().__init__(_reuse=reuse, **kwargs)
+            except TypeError as exc:
+                # TF's Layer names an unknown keyword in a tuple; say it in words
+                if len(exc.args) != 2 or exc.args[1] not in kwargs:
+                    raise
+                hint = {"use_biases": " (the argument is use_bias)",
+                        "state_is_tuple": " (the state is always an LSTMStateTuple)"}
+                raise TypeError(f"NASCell: keyword argument not understood: "
+                                f"{exc.args[1]!r}{hint.get(exc.args[1], '')}") from None
             for name, value in (("num_units", num_units), ("num_proj", num_proj)):
                 if value is not None and (isinstance(value, bool)
                                           or not isinstance(value, int) or value < 1):
