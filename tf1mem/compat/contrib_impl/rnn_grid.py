@@ -44,6 +44,11 @@ def _tf():
     return tf.compat.v1
 
 
+def _positive_int(value):
+    return (isinstance(value, numbers.Integral) and not isinstance(value, bool)
+            and value > 0)
+
+
 def _int_list(name, value):
     """``value`` as a list of ints, or a ValueError naming ``name``."""
     try:
@@ -98,8 +103,7 @@ def _classes():
                 raise TypeError(f"NASCell: keyword argument not understood: "
                                 f"{exc.args[1]!r}{hint.get(exc.args[1], '')}") from None
             for name, value in (("num_units", num_units), ("num_proj", num_proj)):
-                if value is not None and (isinstance(value, bool)
-                                          or not isinstance(value, int) or value < 1):
+                if value is not None and not _positive_int(value):
                     raise ValueError(f"NASCell: {name} must be a positive int, got "
                                      f"{value!r}")
             self._num_units = num_units
@@ -237,7 +241,7 @@ def _classes():
             ``num_frequency_blocks``."""
             for name in ("feature_size", "frequency_skip"):
                 value = getattr(self, "_" + name)
-                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                if not _positive_int(value):
                     raise ValueError(f"{type(self).__name__}: {name} must be a positive "
                                      f"int, got {value!r}")
             if not self._start_freqindex_list:
