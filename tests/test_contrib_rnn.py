@@ -1,10 +1,13 @@
-"""tf.contrib.rnn's cells (``compat/contrib_impl/rnn.py``) where tf1mem differs from TF 1.15
-on purpose: refusals that name the value at fault. Their values, variable names and TF1's
-own refusals are checked against TF 1.15.5 by the corpus scripts ``contrib_rnn_*.py``."""
+"""tf.contrib.rnn's cells (``compat/contrib_impl/rnn.py``, ``rnn_grid.py``) where tf1mem
+differs from TF 1.15 on purpose: refusals that name the value at fault; and a TF 1.15.5
+checkpoint of the Grid LSTM and NAS cells restored. Their values, variable names and
+TF1's own refusals are checked against TF 1.15.5 by the corpus scripts
+``contrib_rnn_*.py``."""
 
 import json
 import textwrap
 
+import numpy as np
 import pytest
 
 from tests import _subproc
@@ -39,3 +42,140 @@ def test_fused_cell_refusals_name_the_value(tmp_path):
     assert got["depth"].startswith("ValueError: Expecting inputs_shape[2] to be set: "), got
     assert got["depth"].endswith("(4, 3, ?)"), got
     assert "got length 3" in got["state"], got
+
+
+GRID_FIXTURE = _subproc.REPO / "tests" / "rnn_grid_tf115"
+
+GRID_RESTORE = r'''
+import json
+import os
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+fixture, out_dir = sys.argv[1], sys.argv[2]
+sys.path.insert(0, fixture)
+import model
+
+fetches = model.build()
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    saver.restore(sess, tf.train.latest_checkpoint(fixture))
+    outputs = {k: v.tolist() for k, v in sess.run(fetches).items()}
+    saved = saver.save(sess, os.path.join(out_dir, "again.ckpt"), write_meta_graph=False)
+print(json.dumps({
+    "variables": [[v.op.name, v.shape.as_list()] for v in tf.global_variables()],
+    "outputs": outputs,
+    "tf115 checkpoint": tf.train.list_variables(fixture),
+    "saved again": tf.train.list_variables(saved)}))
+'''
+
+
+@pytest.mark.slow
+def test_tf115_checkpoint_of_nas_and_grid_lstm_cells_restores(tmp_path):
+    """tests/rnn_grid_tf115 holds a checkpoint TF 1.15.5 wrote of model.py's NASCell,
+    GridLSTMCell and BidirectionalGridLSTMCell (make_fixture.py, run with the oracle):
+    the same TF1 code under tf1mem makes every variable under TF1's name and shape, in
+    TF1's order, restores them, computes TF 1.15.5's outputs, and saves a checkpoint
+    holding the same names and shapes."""
+    expected = json.loads((GRID_FIXTURE / "expected.json").read_text())
+    script = tmp_path / "restore.py"
+    script.write_text(GRID_RESTORE)
+    proc = _subproc.run(["-m", "tf1mem.run", script, GRID_FIXTURE, tmp_path], cwd=tmp_path,
+                        check_rc=0)
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["variables"] == expected["variables"]
+    assert got["saved again"] == got["tf115 checkpoint"] == sorted(expected["variables"])
+    assert sorted(got["outputs"]) == sorted(expected["outputs"])
+    for key, value in expected["outputs"].items():
+        np.testing.assert_allclose(got["outputs"][key], value, atol=1e-5, err_msg=key)
+
+
+GRID_REFUSALS = r'''
+import json
+import tensorflow as tf
+
+x = tf.zeros([2, 3, 8])
+grid = tf.contrib.rnn.GridLSTMCell
+got = {}
+for label, make in [
+        ("no blocks", lambda: grid(2, feature_size=4, frequency_skip=2)),
+        ("blocks not ints", lambda: grid(2, feature_size=4, frequency_skip=2,
+                                         num_frequency_blocks=[1.5])),
+        ("blocks not a list", lambda: grid(2, feature_size=4, frequency_skip=2,
+                                           num_frequency_blocks=3)),
+        ("no feature size", lambda: tf.nn.dynamic_rnn(
+            grid(2, frequency_skip=2, num_frequency_blocks=[3]), x, dtype=tf.float32,
+            scope="a")),
+        ("bad skip", lambda: tf.nn.dynamic_rnn(
+            grid(2, feature_size=4, frequency_skip=0, num_frequency_blocks=[3]), x,
+            dtype=tf.float32, scope="b")),
+        ("lists", lambda: tf.nn.dynamic_rnn(
+            grid(2, feature_size=2, frequency_skip=1, num_frequency_blocks=[2],
+                 start_freqindex_list=[0], end_freqindex_list=[4, 8]), x,
+            dtype=tf.float32, scope="c")),
+        ("blocks and lists", lambda: tf.nn.dynamic_rnn(
+            grid(2, feature_size=2, frequency_skip=1, num_frequency_blocks=[2],
+                 start_freqindex_list=[0, 4], end_freqindex_list=[4, 8]), x,
+            dtype=tf.float32, scope="d")),
+        ("window count", lambda: tf.nn.dynamic_rnn(
+            grid(2, feature_size=4, frequency_skip=2, num_frequency_blocks=[2]), x,
+            dtype=tf.float32, scope="e")),
+        ("unknown depth", lambda: grid(2, feature_size=4, frequency_skip=2,
+                                       num_frequency_blocks=[3])(
+            tf.placeholder(tf.float32, [2, None]),
+            grid(2, feature_size=4, frequency_skip=2,
+                 num_frequency_blocks=[3]).zero_state(2, tf.float32))),
+        ("offset", lambda: tf.contrib.rnn.BidirectionalGridLSTMCell(
+            2, feature_size=4, frequency_skip=2, num_frequency_blocks=[3],
+            backward_slice_offset="one")),
+        ("nas units", lambda: tf.contrib.rnn.NASCell(0)),
+        ("nas proj", lambda: tf.contrib.rnn.NASCell(3, num_proj=2.5)),
+        ("nas biases", lambda: tf.contrib.rnn.NASCell(3, use_biases=True)),
+        ("nas keyword", lambda: tf.contrib.rnn.NASCell(3, colour="red"))]:
+    try:
+        make()
+        got[label] = "no error"
+    except Exception as e:
+        got[label] = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[-1])
+print(json.dumps(got))
+'''
+
+
+@pytest.mark.slow
+def test_grid_and_nas_refusals_name_the_value(tmp_path):
+    script = tmp_path / "case.py"
+    script.write_text(textwrap.dedent(GRID_REFUSALS))
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["no blocks"] == "ValueError: Must specify num_frequency_blocks", got
+    assert got["blocks not ints"].endswith(
+        "num_frequency_blocks must hold non-negative ints, got [1.5]"), got
+    assert got["blocks not a list"].endswith(
+        "num_frequency_blocks must be a list of ints, got 3"), got
+    # TF 1.15 raised "TypeError: unsupported operand type(s) for -: 'int' and 'NoneType'"
+    assert got["no feature size"].endswith(
+        "GridLSTMCell: feature_size must be a positive int, got None"), got
+    assert got["bad skip"].endswith(
+        "GridLSTMCell: frequency_skip must be a positive int, got 0"), got
+    # TF 1.15 raised these two with its %-format and arguments as a tuple
+    assert got["lists"].endswith(
+        "Length of start and end freqindex_list does not match: 1 start indices, 2 end "
+        "indices"), got
+    assert got["blocks and lists"].endswith(
+        "Length of num_frequency_blocks is not equal to start_freqindex_list: 1 blocks, "
+        "2 start indices"), got
+    assert got["window count"].endswith(
+        "Invalid num_frequency_blocks, requires 2 but gets 3, please check the input size "
+        "and filter config are correct."), got
+    assert got["unknown depth"].endswith(
+        "Cannot infer input_size from static shape inference."), got
+    assert got["offset"].endswith("backward_slice_offset must be an int, got 'one'"), got
+    assert got["nas units"].endswith("NASCell: num_units must be a positive int, got 0"), got
+    assert got["nas proj"].endswith("NASCell: num_proj must be a positive int, got 2.5"), got
+    # TF 1.15: TypeError: ('Keyword argument not understood:', 'use_biases')
+    assert got["nas biases"] == ("TypeError: NASCell: keyword argument not understood: "
+                                 "'use_biases' (the argument is use_bias)"), got
+    assert got["nas keyword"] == ("TypeError: NASCell: keyword argument not understood: "
+                                  "'colour'"), got

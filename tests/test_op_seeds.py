@@ -88,7 +88,8 @@ def test_undo_puts_tfs_functions_back():
         return (random_seed.get_seed, random_ops.random_uniform, tf.compat.v1.nn.dropout,
                 tf.compat.v1.random_uniform, array_ops.split, tf.split, tf.compat.v1.split,
                 tensor_array_ops._GraphTensorArray.size, tf.compat.v2.nn.dropout, tf.nn.dropout,
-                dataset_ops.DatasetV1._make_initializable_iterator)
+                dataset_ops.DatasetV1._make_initializable_iterator, array_ops.zeros, tf.zeros,
+                tf.compat.v1.zeros, array_ops.ones, tf.ones, tf.compat.v1.ones)
 
     before = current()
     undo = op_seeds.install()
@@ -165,3 +166,42 @@ def test_v2_dropout_in_a_graph_builds_tf1s_ops_and_keeps_the_same_units(installe
     assert types[:2] == ["Const", "Const"] and "RandomUniform" in types  # rate, noise shape
     assert "SelectV2" not in types  # TF 2.21's own graph
     assert np.array_equal(a, b) and set(np.unique(b)) <= {0.0, 2.0}
+
+
+# What TF 1.15.5 built for each call, read from its graph (a placeholder's dynamic batch
+# ``b``): the unused size test first, then TF's own pack and fill.
+_TF1_SIZE_TEST = [
+    ("zeros", lambda tf, b: tf.zeros([b, 5]),
+     ["Const zeros/mul/y", "Mul zeros/mul", "Const zeros/Less/y", "Less zeros/Less",
+      "Const zeros/packed/1", "Pack zeros/packed", "Const zeros/Const", "Fill zeros"]),
+    ("ones, batch last", lambda tf, b: tf.ones([2, b], name="o"),
+     ["Const o/mul/x", "Mul o/mul", "Const o/Less/y", "Less o/Less", "Const o/packed/0",
+      "Pack o/packed", "Const o/Const", "Fill o"]),
+    ("one dimension", lambda tf, b: tf.zeros([b]),
+     ["Const zeros/Less/y", "Less zeros/Less", "Pack zeros/packed", "Const zeros/Const",
+      "Fill zeros"]),
+    ("tuple, int32", lambda tf, b: tf.zeros((b, 2, 3), tf.int32),
+     ["Const zeros/mul/y", "Mul zeros/mul", "Const zeros/mul_1/y", "Mul zeros/mul_1",
+      "Const zeros/Less/y", "Less zeros/Less", "Const zeros/packed/1",
+      "Const zeros/packed/2", "Pack zeros/packed", "Const zeros/Const", "Fill zeros"]),
+    ("ints only: TF's constant", lambda tf, b: tf.zeros([2, 5]), ["Const zeros"]),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("make, expected", [case[1:] for case in _TF1_SIZE_TEST],
+                         ids=[case[0] for case in _TF1_SIZE_TEST])
+def test_zeros_and_ones_of_a_list_holding_a_tensor_build_tf1s_size_test(installed, make,
+                                                                       expected):
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    with _graph().as_default() as graph:
+        batch = tf.shape(v1.placeholder(tf.float32, [None, 3]))[0]
+        first = len(graph.get_operations())
+        out = make(v1, batch)
+        built = [f"{op.type} {op.name}" for op in graph.get_operations()[first:]]
+        with v1.Session() as sess:
+            value = sess.run(out, {"Placeholder:0": np.zeros([4, 3])})
+    assert built == expected
+    assert value.shape[0] in (2, 4) and set(np.unique(value)) <= {0, 1}

@@ -57,7 +57,7 @@ def _attr(path):
 # tf.contrib.X -> where its symbols come from, first match wins. A source is a
 # module name (str) or a zero-argument callable returning a module or a dict.
 def _rnn_extras():
-    from tf1mem.compat.contrib_impl import rnn
+    from tf1mem.compat.contrib_impl import rnn, rnn_grid
 
     v1 = _v1()
     table = {
@@ -66,11 +66,14 @@ def _rnn_extras():
         "static_state_saving_rnn": v1.nn.static_state_saving_rnn,
     }
     table.update(rnn.symbols())
+    table.update(rnn_grid.symbols())
     return table
 
 
 def _framework_extras():
     import tensorflow as tf
+
+    from tf1mem.compat.contrib_impl import framework
 
     v1 = tf.compat.v1
     return {
@@ -85,6 +88,7 @@ def _framework_extras():
         "list_variables": tf.train.list_variables,
         "init_from_checkpoint": v1.train.init_from_checkpoint,
         "convert_to_tensor_or_sparse_tensor": v1.convert_to_tensor_or_sparse_tensor,
+        "zero_initializer": framework.zero_initializer,
         **_framework_core_names(),
     }
 
@@ -173,14 +177,19 @@ CONTRIB_MODULES = {
                "bucket ids), one_hot_column, embedding_column, shared_embedding_columns, "
                "infer_real_valued_columns) with input_from_feature_columns and "
                "weighted_sum_from_feature_columns"),
-    "framework": ((_framework_extras, "tf_slim"), "tf-slim's variables/arg_scope and TF core"),
+    "framework": ((_framework_extras, "tf_slim"),
+                  "tf-slim's variables/arg_scope and TF core; tf1mem's zero_initializer "
+                  "(TF 2 has no ZeroInitializer kernel: TF ops, the same results)"),
     "rnn": ((_rnn_extras, _attr("nn.rnn_cell")),
             "tf.compat.v1.nn.rnn_cell and static_rnn; tf1mem's stack_bidirectional_dynamic_rnn, "
             "stack_bidirectional_rnn, LayerNormBasicLSTMCell, LSTMBlockCell, GRUBlockCell, "
             "GRUBlockCellV2, LSTMBlockFusedCell, TimeReversedFusedRNN, "
             "CoupledInputForgetGateLSTMCell, HighwayWrapper, IndRNNCell, "
             "OutputProjectionWrapper, InputProjectionWrapper, EmbeddingWrapper, "
-            "AttentionCellWrapper, ConvLSTMCell and Conv1D/2D/3DLSTMCell"),
+            "AttentionCellWrapper, ConvLSTMCell and Conv1D/2D/3DLSTMCell, NASCell, "
+            "GridLSTMCell and BidirectionalGridLSTMCell (the Grid LSTMs' two refusals of "
+            "start/end freqindex_list lengths that TF 1.15 raised as a tuple are "
+            "formatted messages)"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),

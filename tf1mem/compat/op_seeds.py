@@ -24,8 +24,11 @@ script's initial weights after its first ``dynamic_rnn`` were not TF 1.15's. Lik
 input, 3 ops fewer, the draw one op later), so the v1 name gets TF 1.15's op sequence
 back (rate, noise shape, draw, ``1 - rate``, its inverse, mask, ``x * scale * mask``):
 the same kept units as TF1 and the same op count after it; its v2 name too (TF 1.15's
-built the same ops), which ``tf.layers.dropout`` (tf_keras' ``Dropout``) calls. And
-``make_initializable_iterator``: TF 1.15 applied the dataset's default options there,
+built the same ops), which ``tf.layers.dropout`` (tf_keras' ``Dropout``) calls.
+``tf.zeros`` / ``tf.ones`` of a list that holds a tensor (``[batch_size, units]`` with a
+dynamic batch, as the zero frequency states of tf.contrib.rnn's Grid LSTMs) first built
+TF 1.15's unused size test (``Mul`` of the dimensions with their ``Const`` s, ``Less``
+than 1000), named under the op's own scope as there. And ``make_initializable_iterator``: TF 1.15 applied the dataset's default options there,
 three ops before the iterator (a ``Const`` of the static optimizations, ``OptimizeDataset``
 and ``ModelDataset``), which TF 2.21 no longer builds; every ``tf.estimator`` input_fn that
 returns a Dataset goes through it, so without them a seeded Estimator's model drew other
@@ -33,13 +36,14 @@ weights. They are built again, unused (TF 2.21 applies its own options when the 
 is made; the elements are the same).
 
 :func:`install` (called by :func:`tf1mem.compat.shim.install`) wraps
-``random_seed.get_seed`` and ``random_ops.random_uniform`` where TF's code looks them
-up (on those modules, at each call) and where the TF1 API names them
-(``tf.compat.v1.get_seed``, ``tf.compat.v1.random_uniform``, ...). In graph mode with
-a graph seed and no op seed, the op seed is the graph's op count, as TF 1.15 did;
-everything else (eager mode, explicit op seeds, no graph seed) goes to TF's own
-function unchanged. The callable it returns puts the originals back. Checked against
-TF 1.15.5 by the corpus script ``graph_seed_only.py``.
+``random_seed.get_seed``, ``random_ops.random_uniform`` and the others named above
+where TF's code looks them up (on those modules, at each call) and where the TF1 API
+names them (``tf.compat.v1.get_seed``, ``tf.compat.v1.random_uniform``, ``tf.zeros``,
+...). In graph mode with a graph seed and no op seed, the op seed is the graph's op
+count, as TF 1.15 did; everything else (eager mode, explicit op seeds, no graph seed)
+goes to TF's own function unchanged. The callable it returns puts the originals back.
+Checked against TF 1.15.5 by the corpus scripts ``graph_seed_only.py``,
+``graph_seed_rnn.py`` and ``contrib_rnn_grid_nas.py``.
 """
 
 import numbers
@@ -117,6 +121,22 @@ def install():
         return gen_data_flow_ops.tensor_array_size_v3(handle=self._handle,
                                                       flow_in=self.flow, name=name)
 
+    original_zeros, original_ones = array_ops.zeros, array_ops.ones
+
+    def zeros(shape, dtype=tf.float32, name=None, **kwargs):
+        if not _holds_graph_tensor(shape):
+            return original_zeros(shape, dtype=dtype, name=name, **kwargs)
+        with ops.name_scope(name, "zeros", [shape]) as scope:
+            _tf1_size_test(shape)
+            return original_zeros(shape, dtype=dtype, name=scope, **kwargs)
+
+    def ones(shape, dtype=tf.float32, name=None, **kwargs):
+        if not _holds_graph_tensor(shape):
+            return original_ones(shape, dtype=dtype, name=name, **kwargs)
+        with ops.name_scope(name, "ones", [shape]) as scope:
+            _tf1_size_test(shape)
+            return original_ones(shape, dtype=dtype, name=scope, **kwargs)
+
     original_make_iterator = dataset_ops.DatasetV1._make_initializable_iterator
 
     def make_initializable_iterator(self, shared_name=None):
@@ -136,6 +156,10 @@ def install():
                                      (tf, "split"), (tf.compat.v2, "split")]),
             (dropout, original_dropout, [(tf.compat.v1.nn, "dropout")]),
             (dropout_v2, original_dropout_v2, [(tf.compat.v2.nn, "dropout"), (tf.nn, "dropout")]),
+            (zeros, original_zeros, [(array_ops, "zeros"), (tf.compat.v1, "zeros"),
+                                     (tf, "zeros"), (tf.compat.v2, "zeros")]),
+            (ones, original_ones, [(array_ops, "ones"), (tf.compat.v1, "ones"),
+                                   (tf, "ones"), (tf.compat.v2, "ones")]),
             (get_seed, original_get_seed,
              [(random_seed, "get_seed"), (tf.compat.v1, "get_seed"),
               (tf.compat.v1.random, "get_seed")]),
@@ -210,6 +234,35 @@ def _tf1_dropout(x, keep_prob, noise_shape, seed, name, rate):
         scale = 1 / (1 - rate)
         keep = draw >= rate
         return x * scale * tf.cast(keep, x.dtype)
+
+
+def _holds_graph_tensor(shape):
+    """Whether ``shape`` is a list or tuple of ints and graph tensors, one at least (the
+    shapes TF 1.15 tested for size with ops)."""
+    import tensorflow as tf
+
+    if not isinstance(shape, (list, tuple)) or tf.executing_eagerly():
+        return False
+    found = False
+    for dim in shape:
+        if tf.is_tensor(dim) and not hasattr(dim, "numpy"):
+            found = True
+        elif not _python_int(dim):
+            return False
+    return found
+
+
+def _tf1_size_test(shape):
+    """The ops TF 1.15's ``tf.zeros`` / ``tf.ones`` built to ask whether a shape holding
+    tensors was small enough for a constant (``np.prod(shape) < 1000``, which numpy
+    multiplied out left to right with the tensors' operators); the answer, a tensor, was
+    then not usable as a bool and the fill was built instead. Unused, but they count
+    toward the op seeds of a seeded graph."""
+    product = shape[0]
+    for dim in shape[1:]:
+        product = product * dim
+    if not _python_int(product):
+        product < 1000  # pylint: disable=pointless-statement
 
 
 def _python_int(value):

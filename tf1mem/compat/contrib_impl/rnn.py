@@ -30,8 +30,8 @@ _CLASS_NAMES = ("LayerNormBasicLSTMCell", "LSTMBlockCell", "GRUBlockCell", "GRUB
                 "AttentionCellWrapper", "ConvLSTMCell", "Conv1DLSTMCell", "Conv2DLSTMCell",
                 "Conv3DLSTMCell", "LSTMBlockFusedCell", "CoupledInputForgetGateLSTMCell",
                 "HighwayWrapper", "IndRNNCell")
-__all__ = [*_CLASS_NAMES, "TimeReversedFusedRNN", "stack_bidirectional_dynamic_rnn",
-           "stack_bidirectional_rnn", "symbols"]
+__all__ = [*_CLASS_NAMES, "TimeReversedFusedRNN", "sharded_variable",
+           "stack_bidirectional_dynamic_rnn", "stack_bidirectional_rnn", "symbols"]
 
 _CLASSES = None
 
@@ -120,6 +120,37 @@ def stack_bidirectional_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
             states_fw.append(state_fw)
             states_bw.append(state_bw)
     return layer, tuple(states_fw), tuple(states_bw)
+
+
+def sharded_variable(name, shape, dtype, num_shards):
+    """TF1's sharded variable ``name_0 .. name_<n-1>`` in the current variable scope
+    (rows split as evenly as possible, the first ones one longer), concatenated once per
+    scope (the concatenation noted in ``CONCATENATED_VARIABLES``).
+
+    Args:
+      name: the variables' stem.
+      shape: the whole ``[rows, ...]`` shape, a list of ints.
+      dtype: the variables' dtype.
+      num_shards: how many variables the rows are split over.
+
+    Returns:
+      the one variable, or a ``shape`` tensor joining the shards.
+    """
+    tf = _tf()
+    if num_shards > shape[0]:
+        raise ValueError(f"Too many shards: shape={shape}, num_shards={num_shards}")
+    rows, extra = divmod(shape[0], num_shards)
+    shards = [tf.get_variable(f"{name}_{i}", [rows + (i < extra)] + shape[1:],
+                              dtype=dtype) for i in range(num_shards)]
+    if num_shards == 1:
+        return shards[0]
+    full_name = f"{tf.get_variable_scope().name}/{name}/concat:0"
+    for value in tf.get_collection(tf.GraphKeys.CONCATENATED_VARIABLES):
+        if value.name == full_name:
+            return value
+    joined = tf.concat(shards, 0, name=name + "/concat")
+    tf.add_to_collection(tf.GraphKeys.CONCATENATED_VARIABLES, joined)
+    return joined
 
 
 class TimeReversedFusedRNN:
@@ -678,24 +709,6 @@ def _classes():
                                                 axis=1)) for seq in with_first]
             return h, tf.nn.rnn_cell.LSTMStateTuple(*final)
 
-    def sharded(name, shape, dtype, num_shards):
-        """TF1's sharded variable ``name_0 .. name_<n-1>`` (rows split as evenly as
-        possible, the first ones one longer), concatenated once per scope."""
-        if num_shards > shape[0]:
-            raise ValueError(f"Too many shards: shape={shape}, num_shards={num_shards}")
-        rows, extra = divmod(shape[0], num_shards)
-        shards = [tf.get_variable(f"{name}_{i}", [rows + (i < extra)] + shape[1:],
-                                  dtype=dtype) for i in range(num_shards)]
-        if num_shards == 1:
-            return shards[0]
-        full_name = f"{tf.get_variable_scope().name}/{name}/concat:0"
-        for value in tf.get_collection(tf.GraphKeys.CONCATENATED_VARIABLES):
-            if value.name == full_name:
-                return value
-        joined = tf.concat(shards, 0, name=name + "/concat")
-        tf.add_to_collection(tf.GraphKeys.CONCATENATED_VARIABLES, joined)
-        return joined
-
     def layer_norm(gain, shift, inp, scope):
         """tf.contrib.layers.layer_norm over the last axis, ``scope/gamma``, ``beta``."""
         shape = inp.get_shape()[-1:]
@@ -759,8 +772,8 @@ def _classes():
             depth = tf.compat.dimension_value(inputs.get_shape().with_rank(2)[1])
             if depth is None:
                 raise ValueError("Could not infer input size from inputs.get_shape()[-1]")
-            weights = sharded("W", [depth + out, 3 * self._num_units], dtype,
-                              self._num_unit_shards)
+            weights = sharded_variable("W", [depth + out, 3 * self._num_units], dtype,
+                                       self._num_unit_shards)
             bias = tf.get_variable("B", shape=[3 * self._num_units],
                                    initializer=tf.zeros_initializer(), dtype=dtype)
             gates = tf.matmul(tf.concat([inputs, m_prev], 1), weights)
@@ -784,8 +797,8 @@ def _classes():
             else:
                 m = tf.sigmoid(o) * self._activation(c)
             if self._num_proj is not None:
-                m = tf.matmul(m, sharded("W_P", [self._num_units, self._num_proj], dtype,
-                                         self._num_proj_shards))
+                m = tf.matmul(m, sharded_variable("W_P", [self._num_units, self._num_proj],
+                                                  dtype, self._num_proj_shards))
                 if self._proj_clip is not None:
                     m = tf.clip_by_value(m, -self._proj_clip, self._proj_clip)
             new_state = (tf.nn.rnn_cell.LSTMStateTuple(c, m) if self._state_is_tuple
