@@ -61,8 +61,11 @@ def test_mlp_parts_match_the_analytic_count(hidden, batch):
     # Backward through the ReLU: its output and the gradient reaching it, two
     # [B, hidden] tensors, dominate what is live at the peak.
     _within(dev.activation_bytes + dev.temporary_bytes, 2 * F32 * batch * hidden)
-    names = {t.node for t in dev.top}
-    assert "Relu" in names
+    # The hidden activation is among the largest live tensors. Whose buffer it is depends
+    # on the CPU's kernels: oneDNN's ReLU writes its own output (node Relu), Eigen's reuses
+    # its input's (node MatMul or add: measured on an AMD EPYC without AVX-512, 2026-12-06).
+    assert any(t.shape == (batch, hidden) and t.op in ("Relu", "MatMul", "AddV2", "Add")
+               for t in dev.top), dev.top
 
 
 @pytest.mark.slow

@@ -528,7 +528,10 @@ CASES = {
                  ("sequence score:", [1.75193, -1.18360, 1.37285, -1.01638, 0.25383,
                                       -0.06433], 1e-4),
                  ("log norm:", [6.70895, 5.00676, 3.94902, 6.22068, 1.36138, 2.71523], 1e-4),
-                 ("crf_decode score:", [2.5551, 1.7145, 1.5064, 1.8324, 0.3806, 0.9005], 1e-3),
+                 # the last step's decode races with its update too (below): TF 1.15.5
+                 # printed 2.5551 ...; a full test run here printed 2.5270 1.6935 ...
+                 # once (2026-12-06, same tags); 0.05 spans the orderings seen
+                 ("crf_decode score:", [2.5551, 1.7145, 1.5064, 1.8324, 0.3806, 0.9005], 0.05),
                  ("trained transitions:", [0.4414, 0.1880, 0.3204, -0.4097, 0.4821, -0.3929,
                                            0.3166, 0.4080, -0.2540], 1e-3)],
         # The script fetches crf_decode and train_op in one session.run with no
