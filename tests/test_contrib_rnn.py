@@ -32,12 +32,17 @@ print(json.dumps(got))
 '''
 
 
+def _refusals(tmp_path, source):
+    """Runs ``source`` under ``tf1mem.run``; returns the JSON of errors it printed last."""
+    script = tmp_path / "case.py"
+    script.write_text(textwrap.dedent(source))
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 @pytest.mark.slow
 def test_fused_cell_refusals_name_the_value(tmp_path):
-    script = tmp_path / "case.py"
-    script.write_text(textwrap.dedent(REFUSALS))
-    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
-    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    got = _refusals(tmp_path, REFUSALS)
     # TF 1.15 raised "TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'".
     assert got["depth"].startswith("ValueError: Expecting inputs_shape[2] to be set: "), got
     assert got["depth"].endswith("(4, 3, ?)"), got
@@ -145,10 +150,7 @@ print(json.dumps(got))
 
 @pytest.mark.slow
 def test_grid_and_nas_refusals_name_the_value(tmp_path):
-    script = tmp_path / "case.py"
-    script.write_text(textwrap.dedent(GRID_REFUSALS))
-    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
-    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    got = _refusals(tmp_path, GRID_REFUSALS)
     assert got["no blocks"] == "ValueError: Must specify num_frequency_blocks", got
     assert got["blocks not ints"].endswith(
         "num_frequency_blocks must hold non-negative ints, got [1.5]"), got

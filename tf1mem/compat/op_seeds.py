@@ -123,19 +123,17 @@ def install():
 
     original_zeros, original_ones = array_ops.zeros, array_ops.ones
 
-    def zeros(shape, dtype=tf.float32, name=None, **kwargs):
-        if not _holds_graph_tensor(shape):
-            return original_zeros(shape, dtype=dtype, name=name, **kwargs)
-        with ops.name_scope(name, "zeros", [shape]) as scope:
-            _tf1_size_test(shape)
-            return original_zeros(shape, dtype=dtype, name=scope, **kwargs)
+    def with_size_test(original, default_name):
+        def fill(shape, dtype=tf.float32, name=None, **kwargs):
+            if not _holds_graph_tensor(shape):
+                return original(shape, dtype=dtype, name=name, **kwargs)
+            with ops.name_scope(name, default_name, [shape]) as scope:
+                _tf1_size_test(shape)
+                return original(shape, dtype=dtype, name=scope, **kwargs)
+        return fill
 
-    def ones(shape, dtype=tf.float32, name=None, **kwargs):
-        if not _holds_graph_tensor(shape):
-            return original_ones(shape, dtype=dtype, name=name, **kwargs)
-        with ops.name_scope(name, "ones", [shape]) as scope:
-            _tf1_size_test(shape)
-            return original_ones(shape, dtype=dtype, name=scope, **kwargs)
+    zeros = with_size_test(original_zeros, "zeros")
+    ones = with_size_test(original_ones, "ones")
 
     original_make_iterator = dataset_ops.DatasetV1._make_initializable_iterator
 
