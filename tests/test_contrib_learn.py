@@ -27,8 +27,9 @@ def test_removed_learn_names_say_what_replaces_them():
     learn = _module()
     with pytest.raises(contrib.RemovedAttributeError, match=r"numeric_column"):
         learn.infer_real_valued_columns_from_input_fn
-    with pytest.raises(contrib.RemovedAttributeError, match=r"SessionRunHook"):
-        learn.monitors
+    assert learn.monitors.ValidationMonitor.__name__ == "ValidationMonitor"
+    with pytest.raises(contrib.RemovedAttributeError, match=r"LoggingTensorHook"):
+        learn.monitors.PrintTensor
     assert learn.make_export_strategy is export_strategy.make_export_strategy
     assert learn.ModeKeys.INFER == "infer"
     assert learn.Experiment is experiment.Experiment

@@ -176,8 +176,9 @@ def test_names_resolve_and_the_rest_stay_removed_with_advice():
                  "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column",
                  "crossed_column", "input_from_feature_columns"):
         assert getattr(layers, name) is getattr(feature_column, name)
-    with pytest.raises(contrib.RemovedAttributeError, match=r"SessionRunHook"):
-        learn.monitors
+    assert learn.monitors.ValidationMonitor.__name__ == "ValidationMonitor"
+    with pytest.raises(contrib.RemovedAttributeError, match=r"LoggingTensorHook"):
+        learn.monitors.PrintTensor
 
 
 def test_sparse_columns_print_and_sort_as_tf115s():

@@ -473,7 +473,9 @@ CONTRIB_MODULES.update({
               "LinearClassifier, LinearRegressor with fit/evaluate/predict on numpy x, y "
               "(TF 1.15's graphs, variable names and seeded results), SKCompat, "
               "DNNLinearCombinedClassifier / Regressor, infer_real_valued_columns_from_input, "
-              "the contrib Estimator(model_fn) with ModelFnOps, MetricSpec"),
+              "the contrib Estimator(model_fn) with ModelFnOps, MetricSpec, monitors "
+              "(BaseMonitor, EveryN, ValidationMonitor with early stopping, run as a "
+              "session hook)"),
     "estimator": ((_estimator_symbols,),
                   "tf1mem's re-implementation of clip_gradients_by_norm, add_metrics, "
                   "forward_features, and (where TF 1.10-1.12 had them) the early-stopping "
@@ -545,7 +547,24 @@ REMOVED_SYMBOLS.update({
     "opt.AdamGSOptimizer": "tf.compat.v1.train.AdamOptimizer",
     "opt.clip_gradients_by_global_norm": "tf.clip_by_global_norm on compute_gradients' "
                                          "gradients",
-    "learn.monitors": "tf.compat.v1.train.SessionRunHook subclasses",
+    "learn.monitors.CaptureVariable": "a tf.compat.v1.train.SessionRunHook whose "
+                                      "before_run fetches the variable",
+    "learn.monitors.PrintTensor": "tf.compat.v1.train.LoggingTensorHook",
+    "learn.monitors.LoggingTrainable": "tf.compat.v1.train.LoggingTensorHook over "
+                                       "tf.trainable_variables()",
+    "learn.monitors.SummarySaver": "tf.compat.v1.train.SummarySaverHook",
+    "learn.monitors.CheckpointSaver": "tf.compat.v1.train.CheckpointSaverHook (or "
+                                      "RunConfig's save_checkpoints_steps)",
+    "learn.monitors.StepCounter": "tf.compat.v1.train.StepCounterHook",
+    "learn.monitors.StopAtStep": "fit(steps=...) / fit(max_steps=...), or "
+                                 "tf.compat.v1.train.StopAtStepHook",
+    "learn.monitors.NanLoss": "tf.compat.v1.train.NanTensorHook (fit adds one)",
+    "learn.monitors.GraphDump": "tf.compat.v1.train.SessionRunHook with "
+                                "RunOptions(output_partition_graphs=True)",
+    "learn.monitors.ExportMonitor": "an export strategy (tf.contrib.learn."
+                                    "make_export_strategy, tf1mem provides it)",
+    "learn.monitors.SummaryWriterCache": "tf.compat.v1.summary.FileWriterCache",
+    "learn.monitors.get_default_monitors": "nothing: fit adds TF1's default hooks itself",
     "learn.infer_real_valued_columns_from_input_fn": "tf.contrib.learn."
                                                      "infer_real_valued_columns_from_input "
                                                      "on the numpy arrays (tf1mem provides "
@@ -660,6 +679,15 @@ def removed_message(qualified, replacement=None):
     if replacement:
         msg += f" Use instead: {replacement}."
     return msg
+
+
+def raise_removed_attribute(prefix, module_name, name):
+    """For a tf1mem module standing for ``tf.contrib.<prefix>``: raises the "removed"
+    error for a TF1 name of REMOVED_SYMBOLS, else Python's AttributeError."""
+    replacement = REMOVED_SYMBOLS.get(f"{prefix}.{name}")
+    if replacement is None:
+        raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+    raise RemovedAttributeError(removed_message(f"tf.contrib.{prefix}.{name}", replacement))
 
 
 def _lookup(sources, name):

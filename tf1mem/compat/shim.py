@@ -109,6 +109,9 @@ _MODULE_ALIASES = {
     "tensorflow.contrib.learn.python.learn.datasets.base":
         "tf1mem.compat.contrib_impl.learn.datasets_base",
     "tensorflow.contrib.learn.preprocessing": "tf1mem.compat.contrib_impl.learn.preprocessing",
+    "tensorflow.contrib.learn.monitors": "tf1mem.compat.contrib_impl.learn.monitors",
+    "tensorflow.contrib.learn.python.learn.monitors":
+        "tf1mem.compat.contrib_impl.learn.monitors",
     "tensorflow.contrib.learn.learn_runner": "tf1mem.compat.contrib_impl.learn.learn_runner",
     "tensorflow.contrib.learn.python.learn.learn_runner":
         "tf1mem.compat.contrib_impl.learn.learn_runner",

@@ -70,14 +70,11 @@ def _verify_input_args(x, y, input_fn, batch_size):
                              "for x=/y=; the input_fn decides its own batches")
 
 
-def _hooks(monitors):
-    tf = _tf()
-    hooks = list(monitors or ())
-    for hook in hooks:
-        if not isinstance(hook, tf.compat.v1.train.SessionRunHook):
-            raise ValueError(f"monitors must be tf.train.SessionRunHook instances under "
-                             f"tf1mem (tf.contrib.learn.monitors were removed), got {hook!r}")
-    return hooks
+def _hooks(monitors, estimator):
+    """Session hooks as given; tf.contrib.learn monitors run by one adapter hook."""
+    from tf1mem.compat.contrib_impl.learn import monitors as monitor_lib
+
+    return monitor_lib.replace_monitors_with_hooks(monitors, estimator)
 
 
 def _stop_if_input_constant_hook(fed):
@@ -176,7 +173,7 @@ class _LearnEstimator(core.Estimator):
         if steps is not None and max_steps is not None:
             raise ValueError("Can not provide both steps and max_steps.")
         _verify_input_args(x, y, input_fn, batch_size)
-        hooks = _hooks(monitors)
+        hooks = _hooks(monitors, self)
         if x is not None:
             if y is None:
                 raise ValueError("fit(x=...) needs the labels as y=...")

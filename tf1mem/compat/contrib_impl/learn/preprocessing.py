@@ -148,3 +148,10 @@ class VocabularyProcessor:
             raise TypeError(f"VocabularyProcessor.restore: {filename} holds a "
                             f"{type(obj).__name__}, not a VocabularyProcessor.")
         return obj
+
+
+def __getattr__(name):
+    """TF 1.15's other processors: the error names what to use instead."""
+    from tf1mem.compat import contrib
+
+    contrib.raise_removed_attribute("learn.preprocessing", __name__, name)
