@@ -112,6 +112,38 @@ def test_corpus_script_stdout_unchanged_and_report_written(tmp_path, ext):
         assert any(r.startswith("0,GradientDescent,3,2,10,") for r in rows)
 
 
+_QUEUE_SCRIPT = """
+import numpy as np
+import tensorflow as tf
+x = np.arange(400, dtype=np.float32).reshape(100, 4)
+fn = tf.estimator.inputs.numpy_input_fn({'x': x}, x[:, 0], batch_size=10, num_epochs=None,
+                                        shuffle=False, queue_capacity=10)
+features, labels = fn()
+total = tf.reduce_sum(features['x']) + tf.reduce_sum(labels)
+with tf.train.MonitoredSession() as sess:
+    print([float(sess.run(total)) for _ in range(30)][-1])
+"""
+
+
+@pytest.mark.slow
+def test_a_queue_runners_runs_beside_the_traced_step_are_reported(tmp_path):
+    # TF traces one run at a time per process. The queue holds one batch, so the feeder's
+    # second (traced) enqueue waits for the script's first step, which before was traced
+    # too: "Another profiling session active" stopped the script.
+    script = tmp_path / "feeding.py"
+    script.write_text(_QUEUE_SCRIPT)
+    plain = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    report = tmp_path / "mem.json"
+    flagged = _subproc.run(["-m", "tf1mem.run", "--memory-report", report, script],
+                           cwd=tmp_path, check_rc=0)
+    assert flagged.stdout == plain.stdout
+    labels = {lab["label"]: lab for lab in json.loads(report.read_text())["labels"]}
+    enqueue = labels["enqueue_input/fifo_queue_EnqueueMany"]
+    assert enqueue["runs"] >= 30 and 1 <= enqueue["traced_runs"] <= 2
+    step = labels["add:0"]
+    assert step["runs"] == 30 and step["traced_runs"] == 2
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("flags", [["--oom-tensors"], []], ids=["oom-tensors", "default"])
 def test_out_of_memory_under_the_runner_is_explained(tmp_path, flags):

@@ -14,7 +14,10 @@ of ``tf.compat.v1.Session``, ``InteractiveSession`` and the sessions that
   devices. This works where TF's C-level placement log is invisible;
 - optionally records memory per run label (``memory_log``, a
   :class:`tf1mem.observe.run_memory.RunMemoryLog`): the first runs of each label are
-  traced with ``FULL_TRACE`` and their step stats swept;
+  traced with ``FULL_TRACE`` and their step stats swept, one run at a time: TensorFlow
+  allows one tracing run per process ("Another profiling session active"), so a run made
+  while another is traced (a queue runner's enqueue beside the training step) is not
+  traced, and its label is traced at a later run;
 - notes, on a ``ResourceExhaustedError``, the graph, the batch fed and the
   device's limit, so that :func:`oom_context` can explain it if the script does not
   catch it; with ``oom_tensors`` every run also asks for TensorFlow's live-tensor
@@ -70,6 +73,7 @@ class SessionHooks:
         self._placement = placement
         self._originals = None
         self._lock = threading.Lock()
+        self._tracing = threading.Lock()  # held by the one run being traced for memory
         self._seen = weakref.WeakKeyDictionary()  # session -> run signatures reported
         self._numbers = weakref.WeakKeyDictionary()  # session -> number, in creation order
         self._counter = itertools.count()
@@ -112,7 +116,10 @@ class SessionHooks:
             if key is not None:
                 run_options = _writable(run_options, oom_options, options)
                 run_options.output_partition_graphs = True
-            traced = hooks._trace(self, fetches, feed_dict, options, run_metadata)
+            free = hooks._memory is not None and hooks._tracing.acquire(blocking=False)
+            traced = hooks._trace(self, fetches, feed_dict, options, free)
+            if free and traced is None:
+                hooks._tracing.release()
             if traced is not None and (run_options is None
                                        or run_options.trace_level != full_trace):
                 run_options = _writable(run_options, oom_options, options)
@@ -120,19 +127,24 @@ class SessionHooks:
             if (key is not None or traced is not None) and metadata is None:
                 metadata = config_pb2.RunMetadata()
             try:
-                result = original_run(self, fetches, feed_dict, run_options, metadata)
-            except Exception as exc:
-                if type(exc).__name__ == "ResourceExhaustedError":
-                    hooks._note_oom(self, exc, feed_dict)
-                raise
-            if key is not None:
-                hooks._record(self, key, metadata)
-            if traced is not None:
-                hooks._memory.record(traced[0], traced[1], metadata, self.graph, feed_dict)
-                if run_metadata is not None and (options is None
-                                                 or options.trace_level == 0):
-                    run_metadata.ClearField("step_stats")  # as the script asked
-            return result
+                try:
+                    result = original_run(self, fetches, feed_dict, run_options, metadata)
+                except Exception as exc:
+                    if type(exc).__name__ == "ResourceExhaustedError":
+                        hooks._note_oom(self, exc, feed_dict)
+                    raise
+                if key is not None:
+                    hooks._record(self, key, metadata)
+                if traced is not None:
+                    hooks._memory.record(traced[0], traced[1], metadata, self.graph,
+                                         feed_dict)
+                    if run_metadata is not None and (options is None
+                                                     or options.trace_level == 0):
+                        run_metadata.ClearField("step_stats")  # as the script asked
+                return result
+            finally:
+                if traced is not None:
+                    hooks._tracing.release()
 
         __init__.__wrapped__ = original_init
         run.__wrapped__ = original_run
@@ -165,8 +177,9 @@ class SessionHooks:
         # (tf.contrib.memory_stats.BytesLimit reads them).
         config.note_session_devices(session)
 
-    def _trace(self, session, fetches, feed_dict, options, run_metadata):
-        """(session number, label) when this run is to be traced for memory, else None."""
+    def _trace(self, session, fetches, feed_dict, options, can_trace):
+        """(session number, label) when this run is to be traced for memory, else None;
+        ``can_trace``: no other run is being traced."""
         if self._memory is None:
             return None
         if options is not None and options.trace_level not in (0, options.FULL_TRACE):
@@ -175,7 +188,7 @@ class SessionHooks:
 
         number = self._numbers.get(session, -1)
         label = run_memory.fetch_label(fetches)
-        if not self._memory.should_trace(number, label, feed_dict):
+        if not self._memory.should_trace(number, label, feed_dict, can_trace):
             return None
         return number, label
 

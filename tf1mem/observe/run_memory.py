@@ -105,8 +105,9 @@ class RunMemoryLog:
         self._lock = threading.Lock()
         self._entries: Dict[tuple, _Entry] = {}
 
-    def should_trace(self, session_number, label, feed_dict) -> bool:
-        """Counts one run of ``label``; whether this run is to be traced."""
+    def should_trace(self, session_number, label, feed_dict, can_trace=True) -> bool:
+        """Counts one run of ``label``; whether this run is to be traced (never where
+        ``can_trace`` is false: another run is being traced, and this one's turn waits)."""
         shapes = tuple(sorted((_name_of(k), _shape_of(v))
                               for k, v in (feed_dict or {}).items()))
         with self._lock:
@@ -114,6 +115,8 @@ class RunMemoryLog:
                                              _Entry(session_number, label))
             entry.runs += 1
             done = entry.shapes.get(shapes)
+            if not can_trace:
+                return False
             if done is None and len(entry.shapes) >= _MAX_SHAPES:
                 return False
             if (done or 0) >= TRACES_PER_SHAPE:
