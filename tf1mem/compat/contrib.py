@@ -57,7 +57,7 @@ def _attr(path):
 # tf.contrib.X -> where its symbols come from, first match wins. A source is a
 # module name (str) or a zero-argument callable returning a module or a dict.
 def _rnn_extras():
-    from tf1mem.compat.contrib_impl import rnn, rnn_grid
+    from tf1mem.compat.contrib_impl import rnn, rnn_grid, rnn_more
 
     v1 = _v1()
     table = {
@@ -67,6 +67,7 @@ def _rnn_extras():
     }
     table.update(rnn.symbols())
     table.update(rnn_grid.symbols())
+    table.update(rnn_more.symbols())
     return table
 
 
