@@ -207,7 +207,17 @@ for label, make in [
         ("ugrnn depth", lambda: rnn.UGRNNCell(2)(tf.placeholder(tf.float32, [2, None]),
                                                  tf.zeros([2, 2]))),
         ("indy depth", lambda: rnn.IndyGRUCell(2)(tf.placeholder(tf.float32, [2, None]),
-                                                  tf.zeros([2, 2])))]:
+                                                  tf.zeros([2, 2]))),
+        ("timefreq feature size", lambda: rnn.TimeFreqLSTMCell(2)),
+        ("timefreq skip", lambda: rnn.TimeFreqLSTMCell(2, feature_size=2, frequency_skip=0)),
+        ("timefreq wide window", lambda: rnn.TimeFreqLSTMCell(2, feature_size=5)(
+            tf.zeros([2, 4]), tf.zeros([2, 4]))),
+        # three windows of 2 in 4 columns need a state 2 * 2 * 3 wide
+        ("timefreq state", lambda: tf.nn.static_rnn(
+            rnn.TimeFreqLSTMCell(2, feature_size=2), [tf.zeros([2, 4])], dtype=tf.float32,
+            scope="t")),
+        ("timefreq batch", lambda: rnn.TimeFreqLSTMCell(2, feature_size=4)(
+            tf.placeholder(tf.float32, [None, 4]), tf.zeros([2, 4])))]:
     try:
         make()
         got[label] = "no error"
@@ -220,8 +230,10 @@ print(json.dumps(got))
 @pytest.mark.slow
 def test_more_cells_refusals_name_the_value(tmp_path):
     got = _refusals(tmp_path, MORE_REFUSALS)
-    # TF 1.15 built these cells and failed later, in shape inference or on a variable's
-    # shape; tf1mem refuses the value when the cell is made
+    # TF 1.15 took these values: a cell of no units, a period of zero (NaN when run), an
+    # error from deeper down (GLSTMCell's ZeroDivisionError, TimeFreqLSTMCell's
+    # TypeError and ZeroDivisionError when called); tf1mem refuses the value when the
+    # cell is made
     expected = {
         "indy lstm units": "IndyLSTMCell: num_units must be a positive int, got 0",
         "indy gru units": "IndyGRUCell: num_units must be a positive int, got '4'",
@@ -236,7 +248,21 @@ def test_more_cells_refusals_name_the_value(tmp_path):
                          "(periods are drawn in log space), got 0.0",
         "glstm groups": "GLSTMCell: number_of_groups must be a positive int, got 0",
         "glstm proj": "GLSTMCell: num_proj must be a positive int, got 1.5",
+        "timefreq feature size": "TimeFreqLSTMCell: feature_size must be a positive int, "
+                                 "got None",
+        "timefreq skip": "TimeFreqLSTMCell: frequency_skip must be a positive int, got 0",
     }
+    for label, message in {
+            # TF 1.15: IndexError: list index out of range
+            "timefreq wide window": "TimeFreqLSTMCell: feature_size 5 is wider than the "
+                                    "input (4)",
+            # TF 1.15 built the graph; running it failed on a slice past the state's end
+            "timefreq state": "TimeFreqLSTMCell: the state must be 2 * num_units * "
+                              "windows = 12 wide for 3 frequency windows, got 4",
+            # TF 1.15: TypeError: __int__ returned non-int (type NoneType)
+            "timefreq batch": "TimeFreqLSTMCell: the batch size must be known, got "
+                              "inputs of shape [None, 4]"}.items():
+        assert got[label].endswith(message), (label, got[label])
     for label, message in expected.items():
         assert got[label] == "ValueError: " + message, (label, got[label])
     # raised inside dynamic_rnn's loop, where autograph reports it in its own words

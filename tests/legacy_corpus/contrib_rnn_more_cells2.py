@@ -1,7 +1,9 @@
 """tf.contrib.rnn's IndyLSTMCell, IndyGRUCell, UGRNNCell, IntersectionRNNCell, SRUCell,
-PhasedLSTMCell and GLSTMCell, each in tf.nn.dynamic_rnn in a graph seeded
-only with tf.set_random_seed: TF1's variable names and shapes, state sizes, output and
-final-state values, and TF1's refusals."""
+PhasedLSTMCell and GLSTMCell, each in tf.nn.dynamic_rnn in a graph seeded only with
+tf.set_random_seed, and TimeFreqLSTMCell (one frequency window in dynamic_rnn; three, with
+peepholes, cell_clip and two weight shards, in static_rnn from a state of their width):
+TF1's variable names and shapes, state sizes, output and final-state values, TF1's
+refusals, one SGD step."""
 import numpy as np
 import tensorflow as tf
 
@@ -36,6 +38,16 @@ run('phased_peep', tf.contrib.rnn.PhasedLSTMCell(3, use_peepholes=True, ratio_on
 x6 = tf.concat([x, x[:, :, :1]], 2)
 run('glstm', tf.contrib.rnn.GLSTMCell(6, number_of_groups=2), inputs=x6)
 run('glstm_proj', tf.contrib.rnn.GLSTMCell(4, num_proj=2, number_of_groups=2), inputs=x6)
+run('timefreq', tf.contrib.rnn.TimeFreqLSTMCell(3, feature_size=D, forget_bias=0.5))
+windows = tf.contrib.rnn.TimeFreqLSTMCell(2, use_peepholes=True, cell_clip=0.2,
+                                          num_unit_shards=2, feature_size=3)
+wide_out, wide_state = tf.nn.static_rnn(windows, tf.unstack(x, axis=1),
+                                        initial_state=tf.zeros([B, 2 * 2 * 3]),
+                                        scope='timefreq_windows')
+print('timefreq windows:', windows.state_size, windows.output_size,
+      wide_out[-1].shape.as_list(), wide_state.shape.as_list())
+fetch['timefreq windows out'] = wide_out[-1]
+fetch['timefreq windows state'] = wide_state
 
 
 def error(label, make):
@@ -55,11 +67,18 @@ error('glstm groups:', lambda: tf.contrib.rnn.GLSTMCell(5, number_of_groups=2))
 error('glstm proj:', lambda: tf.contrib.rnn.GLSTMCell(4, num_proj=3, number_of_groups=2))
 error('glstm input:', lambda: tf.nn.dynamic_rnn(
     tf.contrib.rnn.GLSTMCell(4, number_of_groups=2), x, dtype=tf.float32, scope='bad2'))
+error('timefreq depth:', lambda: tf.contrib.rnn.TimeFreqLSTMCell(2, feature_size=2)(
+    tf.placeholder(tf.float32, [3, None]), tf.zeros([3, 4])))
 error('sru depth:', lambda: tf.contrib.rnn.SRUCell(2)(
     tf.placeholder(tf.float32, [3, None]), tf.zeros([3, 2])))
 for v in tf.global_variables():
     print('var', v.op.name, v.shape.as_list(), v in tf.trainable_variables())
+loss = tf.add_n([tf.reduce_mean(tf.square(v)) for k, v in sorted(fetch.items())])
+train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     for name, value in sorted(sess.run(fetch).items()):
         print(name + ':', value.shape, value.ravel()[:8])
+    print('loss before: %.6f' % sess.run(loss))
+    sess.run(train)
+    print('loss after: %.6f' % sess.run(loss))

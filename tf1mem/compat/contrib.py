@@ -191,7 +191,7 @@ CONTRIB_MODULES = {
             "GridLSTMCell and BidirectionalGridLSTMCell (the Grid LSTMs' two refusals of "
             "start/end freqindex_list lengths that TF 1.15 raised as a tuple are "
             "formatted messages), IndyLSTMCell, IndyGRUCell, UGRNNCell, "
-            "IntersectionRNNCell, SRUCell, PhasedLSTMCell, GLSTMCell"),
+            "IntersectionRNNCell, SRUCell, PhasedLSTMCell, GLSTMCell, TimeFreqLSTMCell"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),

@@ -1,7 +1,8 @@
 """``tf.contrib.rnn``'s smaller research cells: ``IndyLSTMCell``, ``IndyGRUCell``,
-``UGRNNCell``, ``IntersectionRNNCell``, ``SRUCell``, ``PhasedLSTMCell``, ``GLSTMCell``.
+``UGRNNCell``, ``IntersectionRNNCell``, ``SRUCell``, ``PhasedLSTMCell``, ``GLSTMCell``,
+``TimeFreqLSTMCell``.
 
-Owns the seven cells. ``IndyLSTMCell`` and ``IndyGRUCell`` (Gonnet and Deselaers 2019) are
+Owns the eight cells. ``IndyLSTMCell`` and ``IndyGRUCell`` (Gonnet and Deselaers 2019) are
 the LSTM and GRU with a diagonal recurrence: ``kernel_w`` ``[depth, gates * units]``,
 ``kernel_u`` ``[1, gates * units]`` (uniform in [-1, 1]), ``bias``; the GRU's under
 ``gates/`` and ``candidate/`` (whose input kernel is ``candidate/kernel``). ``UGRNNCell``
@@ -15,7 +16,9 @@ each unit's state only in a learned phase of its period: ``mask_gates/``, ``new_
 ``[log min, log max]``), ``phase`` (uniform in ``[0, period)``) and ``ratio_on``.
 ``GLSTMCell`` (Kuchaiev and Ginsburg 2017) splits the input and the output into
 ``number_of_groups`` parts, each group its own ``group<k>/kernel``, with ``bias_{i,j,f,o}``
-and ``projection/kernel`` with ``num_proj``.
+and ``projection/kernel`` with ``num_proj``. ``TimeFreqLSTMCell`` (Sainath and Li 2016)
+runs one LSTM (``W_0 ..``, ``B``, ``W_{F,I,O}_diag``) along the input's frequency windows;
+as in TF 1.15 its state and output sizes count one window.
 
 Guarantees TF 1.15's variable names, shapes and creation order (so TF1 checkpoints
 restore), state sizes, TF1's refusals and values, and TF 1.15's op count before each
@@ -28,7 +31,7 @@ here with the value named. TensorFlow is imported on first use only.
 import numbers
 
 _CLASS_NAMES = ("IndyLSTMCell", "IndyGRUCell", "UGRNNCell", "IntersectionRNNCell",
-                "SRUCell", "PhasedLSTMCell", "GLSTMCell")
+                "SRUCell", "PhasedLSTMCell", "GLSTMCell", "TimeFreqLSTMCell")
 __all__ = [*_CLASS_NAMES, "symbols"]
 
 _CLASSES = None
@@ -514,10 +517,116 @@ def _classes():
                     m = _linear(m, self._num_proj, False)
             return m, tf.nn.rnn_cell.LSTMStateTuple(c, m)
 
+    class TimeFreqLSTMCell(tf.nn.rnn_cell.RNNCell):
+        """The time-frequency LSTM (Sainath and Li 2016), TF 1.15's: the input row is cut
+        into windows of ``feature_size`` every ``frequency_skip`` values and one LSTM
+        (``W_0 ..`` ``[feature_size + 2 units, 4 units]``, ``B``, peepholes
+        ``W_F_diag``/``W_I_diag``/``W_O_diag``) runs over them, each window also seeing the
+        previous window's output; each window keeps its own ``[c, m]`` in the state.
+
+        Args:
+          num_units: the LSTM's size.
+          use_peepholes: diagonal cell-to-gate connections.
+          cell_clip: clip the cell state to [-cell_clip, cell_clip].
+          initializer: the variables' initializer (the scope's by default).
+          num_unit_shards: rows of ``W`` split over this many variables.
+          forget_bias: added to the forget gate.
+          feature_size: the width of one window.
+          frequency_skip: the stride between windows.
+          reuse: reuse the variables of an existing scope.
+
+        As in TF 1.15, ``state_size`` (``2 * num_units``) and ``output_size``
+        (``num_units``) count one window: with more, the state passed in and the output
+        are ``windows`` times wider (start ``static_rnn`` from a state of that width).
+        """
+
+        def __init__(self, num_units, use_peepholes=False, cell_clip=None, initializer=None,
+                     num_unit_shards=1, forget_bias=1.0, feature_size=None,
+                     frequency_skip=1, reuse=None):
+            super().__init__(_reuse=reuse)
+            _check_units("TimeFreqLSTMCell", "num_units", num_units)
+            _check_units("TimeFreqLSTMCell", "num_unit_shards", num_unit_shards)
+            _check_units("TimeFreqLSTMCell", "feature_size", feature_size)
+            _check_units("TimeFreqLSTMCell", "frequency_skip", frequency_skip)
+            self._num_units = num_units
+            self._use_peepholes = use_peepholes
+            self._cell_clip = cell_clip
+            self._initializer = initializer
+            self._num_unit_shards = num_unit_shards
+            self._forget_bias = forget_bias
+            self._feature_size = feature_size
+            self._frequency_skip = frequency_skip
+
+        state_size = property(lambda self: 2 * self._num_units)
+        output_size = property(lambda self: self._num_units)
+
+        def _windows(self, inputs):
+            width = tf.compat.dimension_value(inputs.get_shape().with_rank(2)[-1])
+            if width is None:
+                raise ValueError("Cannot infer input_size from static shape inference.")
+            count = int((width - self._feature_size) / self._frequency_skip) + 1
+            if count < 1:
+                raise ValueError(f"TimeFreqLSTMCell: feature_size {self._feature_size} is "
+                                 f"wider than the input ({width})")
+            return [tf.slice(inputs, [0, k * self._frequency_skip], [-1, self._feature_size])
+                    for k in range(count)]
+
+        def call(self, inputs, state):
+            from tf1mem.compat.contrib_impl.rnn import sharded_variable
+
+            units = self._num_units
+            windows = self._windows(inputs)
+            dtype = inputs.dtype
+            batch = tf.compat.dimension_value(inputs.get_shape()[0])
+            if batch is None:
+                raise ValueError(f"TimeFreqLSTMCell: the batch size must be known, got "
+                                 f"inputs of shape {inputs.get_shape().as_list()}")
+            width = tf.compat.dimension_value(state.get_shape().with_rank(2)[1])
+            if width is not None and width < 2 * units * len(windows):
+                raise ValueError(f"TimeFreqLSTMCell: the state must be 2 * num_units * "
+                                 f"windows = {2 * units * len(windows)} wide for "
+                                 f"{len(windows)} frequency windows, got {width}")
+            with tf.variable_scope(tf.get_variable_scope(), initializer=self._initializer):
+                kernel = sharded_variable("W", [self._feature_size + 2 * units, 4 * units],
+                                          dtype, self._num_unit_shards)
+                bias = tf.get_variable("B", shape=[4 * units],
+                                       initializer=tf.zeros_initializer(), dtype=dtype)
+                if self._use_peepholes:
+                    w_f, w_i, w_o = [tf.get_variable(f"W_{g}_diag", shape=[units],
+                                                     dtype=dtype) for g in "FIO"]
+            m_freq = tf.zeros([batch, units], dtype)
+            states, outputs = [], []
+            for k, window in enumerate(windows):
+                c_prev = tf.slice(state, [0, 2 * k * units], [-1, units])
+                m_prev = tf.slice(state, [0, (2 * k + 1) * units], [-1, units])
+                gates = tf.nn.bias_add(
+                    tf.matmul(tf.concat([window, m_prev, m_freq], 1), kernel), bias)
+                i, j, f, o = tf.split(gates, 4, axis=1)
+                if self._use_peepholes:
+                    c = (tf.sigmoid(f + self._forget_bias + w_f * c_prev) * c_prev
+                         + tf.sigmoid(i + w_i * c_prev) * tf.tanh(j))
+                else:
+                    c = tf.sigmoid(f + self._forget_bias) * c_prev + tf.sigmoid(i) * tf.tanh(j)
+                if self._cell_clip is not None:
+                    c = tf.clip_by_value(c, -self._cell_clip, self._cell_clip)
+                if self._use_peepholes:
+                    m = tf.sigmoid(o + w_o * c) * tf.tanh(c)
+                else:
+                    m = tf.sigmoid(o) * tf.tanh(c)
+                m_freq = m
+                states += [c, m]
+                outputs.append(m)
+            # TF 1.15 grew both by one concatenation per window
+            state_out, m_out = tf.concat(states[:2], 1), outputs[0]
+            for k in range(1, len(windows)):
+                state_out = tf.concat([state_out] + states[2 * k:2 * k + 2], 1)
+                m_out = tf.concat([m_out, outputs[k]], 1)
+            return m_out, state_out
+
     _CLASSES = {"IndyLSTMCell": IndyLSTMCell, "IndyGRUCell": IndyGRUCell,
                 "UGRNNCell": UGRNNCell, "IntersectionRNNCell": IntersectionRNNCell,
                 "SRUCell": SRUCell, "PhasedLSTMCell": PhasedLSTMCell,
-                "GLSTMCell": GLSTMCell}
+                "GLSTMCell": GLSTMCell, "TimeFreqLSTMCell": TimeFreqLSTMCell}
     return _CLASSES
 
 
