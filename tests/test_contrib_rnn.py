@@ -1,6 +1,7 @@
-"""tf.contrib.rnn's cells (``compat/contrib_impl/rnn.py``, ``rnn_grid.py``) where tf1mem
-differs from TF 1.15 on purpose: refusals that name the value at fault; and a TF 1.15.5
-checkpoint of the Grid LSTM and NAS cells restored. Their values, variable names and
+"""tf.contrib.rnn's cells (``compat/contrib_impl/rnn.py``, ``rnn_grid.py``,
+``rnn_more.py``) where tf1mem differs from TF 1.15 on purpose: refusals that name the
+value at fault; and TF 1.15.5 checkpoints of the Grid LSTM and NAS cells and of
+``rnn_more.py``'s cells restored. Their values, variable names and
 TF1's own refusals are checked against TF 1.15.5 by the corpus scripts
 ``contrib_rnn_*.py``."""
 
@@ -49,7 +50,8 @@ def test_fused_cell_refusals_name_the_value(tmp_path):
     assert "got length 3" in got["state"], got
 
 
-GRID_FIXTURE = _subproc.REPO / "tests" / "rnn_grid_tf115"
+# TF 1.15.5 checkpoints (make_fixture.py in each, run with the oracle) of model.py's cells
+CHECKPOINT_FIXTURES = ("rnn_grid_tf115", "rnn_more_tf115")
 
 GRID_RESTORE = r'''
 import json
@@ -78,16 +80,18 @@ print(json.dumps({
 
 
 @pytest.mark.slow
-def test_tf115_checkpoint_of_nas_and_grid_lstm_cells_restores(tmp_path):
+@pytest.mark.parametrize("fixture", CHECKPOINT_FIXTURES)
+def test_tf115_checkpoint_of_contrib_rnn_cells_restores(tmp_path, fixture):
     """tests/rnn_grid_tf115 holds a checkpoint TF 1.15.5 wrote of model.py's NASCell,
-    GridLSTMCell and BidirectionalGridLSTMCell (make_fixture.py, run with the oracle):
-    the same TF1 code under tf1mem makes every variable under TF1's name and shape, in
-    TF1's order, restores them, computes TF 1.15.5's outputs, and saves a checkpoint
-    holding the same names and shapes."""
-    expected = json.loads((GRID_FIXTURE / "expected.json").read_text())
+    GridLSTMCell and BidirectionalGridLSTMCell, tests/rnn_more_tf115 one of the eight
+    cells of ``contrib_impl/rnn_more.py``: the same TF1 code under tf1mem makes every
+    variable under TF1's name and shape, in TF1's order, restores them, computes TF
+    1.15.5's outputs, and saves a checkpoint holding the same names and shapes."""
+    folder = _subproc.REPO / "tests" / fixture
+    expected = json.loads((folder / "expected.json").read_text())
     script = tmp_path / "restore.py"
     script.write_text(GRID_RESTORE)
-    proc = _subproc.run(["-m", "tf1mem.run", script, GRID_FIXTURE, tmp_path], cwd=tmp_path,
+    proc = _subproc.run(["-m", "tf1mem.run", script, folder, tmp_path], cwd=tmp_path,
                         check_rc=0)
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     assert got["variables"] == expected["variables"]
@@ -209,7 +213,8 @@ for label, make in [
         ("indy depth", lambda: rnn.IndyGRUCell(2)(tf.placeholder(tf.float32, [2, None]),
                                                   tf.zeros([2, 2]))),
         ("timefreq feature size", lambda: rnn.TimeFreqLSTMCell(2)),
-        ("timefreq skip", lambda: rnn.TimeFreqLSTMCell(2, feature_size=2, frequency_skip=0)),
+        ("timefreq skip", lambda: rnn.TimeFreqLSTMCell(2, feature_size=2,
+                                                       frequency_skip=0)),
         ("timefreq wide window", lambda: rnn.TimeFreqLSTMCell(2, feature_size=5)(
             tf.zeros([2, 4]), tf.zeros([2, 4]))),
         # three windows of 2 in 4 columns need a state 2 * 2 * 3 wide

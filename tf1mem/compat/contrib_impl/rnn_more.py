@@ -155,6 +155,7 @@ def _classes():
             gates = tf.matmul(inputs, self._kernel_w)
             gates += tf.tile(h, [1, 4]) * self._kernel_u
             gates = tf.nn.bias_add(gates, self._bias)
+            # the axis a constant op of its own, as TF 1.15 built it (op seeds count it)
             i, j, f, o = tf.split(gates, 4, axis=tf.constant(1, dtype=tf.int32))
             forget_bias = tf.constant(self._forget_bias, dtype=f.dtype)
             new_c = c * tf.sigmoid(f + forget_bias) + tf.sigmoid(i) * self._activation(j)
@@ -414,10 +415,13 @@ def _classes():
                 output_gate = tf.sigmoid(_linear(out_inputs, units, True))
             new_h = tf.tanh(new_c) * output_gate
 
-            period = tf.get_variable("period", [units], initializer=_exp_uniform_initializer(
-                self._period_init_min, self._period_init_max))
-            phase = tf.get_variable("phase", [units], initializer=tf.random_uniform_initializer(
-                0.0, period.initial_value))
+            period = tf.get_variable("period", [units],
+                                     initializer=_exp_uniform_initializer(
+                                         self._period_init_min, self._period_init_max))
+            # each unit's phase uniform in [0, its own initial period)
+            phase = tf.get_variable("phase", [units],
+                                    initializer=tf.random_uniform_initializer(
+                                        0.0, period.initial_value))
             ratio_on = tf.get_variable("ratio_on", [units],
                                        initializer=tf.constant_initializer(self._ratio_on),
                                        trainable=self._trainable_ratio_on)
@@ -568,8 +572,8 @@ def _classes():
             if count < 1:
                 raise ValueError(f"TimeFreqLSTMCell: feature_size {self._feature_size} is "
                                  f"wider than the input ({width})")
-            return [tf.slice(inputs, [0, k * self._frequency_skip], [-1, self._feature_size])
-                    for k in range(count)]
+            skip, size = self._frequency_skip, self._feature_size
+            return [tf.slice(inputs, [0, k * skip], [-1, size]) for k in range(count)]
 
         def call(self, inputs, state):
             from tf1mem.compat.contrib_impl.rnn import sharded_variable
@@ -606,7 +610,8 @@ def _classes():
                     c = (tf.sigmoid(f + self._forget_bias + w_f * c_prev) * c_prev
                          + tf.sigmoid(i + w_i * c_prev) * tf.tanh(j))
                 else:
-                    c = tf.sigmoid(f + self._forget_bias) * c_prev + tf.sigmoid(i) * tf.tanh(j)
+                    c = (tf.sigmoid(f + self._forget_bias) * c_prev
+                         + tf.sigmoid(i) * tf.tanh(j))
                 if self._cell_clip is not None:
                     c = tf.clip_by_value(c, -self._cell_clip, self._cell_clip)
                 if self._use_peepholes:
