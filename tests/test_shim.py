@@ -161,8 +161,8 @@ def test_v1_module_installs_on_first_use(tmp_path):
     ("import tensorflow as tf\ntf.estimator.BoostedTreesClassifier",
      "tf.estimator.BoostedTreesClassifier was removed with TensorFlow 2"),
     ("import tensorflow as tf\ntf.estimator.tpu", "tf.estimator.tpu was removed"),
-    ("import tensorflow as tf\ntf.contrib.rnn.PhasedLSTMCell",
-     "tf.contrib.rnn.PhasedLSTMCell was removed"),
+    ("import tensorflow as tf\ntf.contrib.rnn.CompiledWrapper",
+     "tf.contrib.rnn.CompiledWrapper was removed"),
     ("import tensorflow.examples.tutorials.word2vec", "tensorflow.examples.tutorials.word2vec"),
 ])
 def test_removed_apis_fail_clearly(tmp_path, statement, needle):

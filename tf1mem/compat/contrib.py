@@ -57,7 +57,7 @@ def _attr(path):
 # tf.contrib.X -> where its symbols come from, first match wins. A source is a
 # module name (str) or a zero-argument callable returning a module or a dict.
 def _rnn_extras():
-    from tf1mem.compat.contrib_impl import rnn, rnn_grid
+    from tf1mem.compat.contrib_impl import rnn, rnn_grid, rnn_more
 
     v1 = _v1()
     table = {
@@ -67,6 +67,7 @@ def _rnn_extras():
     }
     table.update(rnn.symbols())
     table.update(rnn_grid.symbols())
+    table.update(rnn_more.symbols())
     return table
 
 
@@ -189,7 +190,8 @@ CONTRIB_MODULES = {
             "AttentionCellWrapper, ConvLSTMCell and Conv1D/2D/3DLSTMCell, NASCell, "
             "GridLSTMCell and BidirectionalGridLSTMCell (the Grid LSTMs' two refusals of "
             "start/end freqindex_list lengths that TF 1.15 raised as a tuple are "
-            "formatted messages)"),
+            "formatted messages), IndyLSTMCell, IndyGRUCell, UGRNNCell, "
+            "IntersectionRNNCell, SRUCell, PhasedLSTMCell, GLSTMCell, TimeFreqLSTMCell"),
     "data": ((_attr("data.experimental"),), "tf.data.experimental"),
     "losses": ((_attr("losses"),), "tf.compat.v1.losses"),
     "metrics": ((_attr("metrics"),), "tf.compat.v1.metrics (streaming_* are gone)"),
