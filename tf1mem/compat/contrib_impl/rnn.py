@@ -122,6 +122,16 @@ def stack_bidirectional_rnn(cells_fw, cells_bw, inputs, initial_states_fw=None,
     return layer, tuple(states_fw), tuple(states_bw)
 
 
+def build_depth(inputs_shape):
+    """A cell's input width at ``build``, or TF 1.15's ValueError where it is unknown."""
+    import tensorflow as tf
+
+    depth = tf.compat.dimension_value(inputs_shape[1])
+    if depth is None:
+        raise ValueError(f"Expected inputs.shape[-1] to be known, saw shape: {inputs_shape}")
+    return depth
+
+
 def sharded_variable(name, shape, dtype, num_shards):
     """TF1's sharded variable ``name_0 .. name_<n-1>`` in the current variable scope
     (rows split as evenly as possible, the first ones one longer), concatenated once per
@@ -867,10 +877,7 @@ def _classes():
         output_size = property(lambda self: self._num_units)
 
         def build(self, inputs_shape):
-            depth = tf.compat.dimension_value(inputs_shape[1])
-            if depth is None:
-                raise ValueError(f"Expected inputs.shape[-1] to be known, saw shape: "
-                                 f"{inputs_shape}")
+            depth = build_depth(inputs_shape)
             self._kernel_w = self.add_variable("kernel_w", shape=[depth, self._num_units])
             self._kernel_u = self.add_variable(
                 "kernel_u", shape=[1, self._num_units],

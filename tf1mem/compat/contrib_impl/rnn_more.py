@@ -30,6 +30,8 @@ here with the value named. TensorFlow is imported on first use only.
 
 import numbers
 
+from tf1mem.compat.contrib_impl.rnn import build_depth, sharded_variable
+
 _CLASS_NAMES = ("IndyLSTMCell", "IndyGRUCell", "UGRNNCell", "IntersectionRNNCell",
                 "SRUCell", "PhasedLSTMCell", "GLSTMCell", "TimeFreqLSTMCell")
 __all__ = [*_CLASS_NAMES, "symbols"]
@@ -136,10 +138,7 @@ def _classes():
         output_size = property(lambda self: self._num_units)
 
         def build(self, inputs_shape):
-            depth = tf.compat.dimension_value(inputs_shape[1])
-            if depth is None:
-                raise ValueError(f"Expected inputs.shape[-1] to be known, saw shape: "
-                                 f"{inputs_shape}")
+            depth = build_depth(inputs_shape)
             width = 4 * self._num_units
             self._kernel_w = self.add_variable("kernel_w", shape=[depth, width],
                                                initializer=self._kernel_initializer)
@@ -189,10 +188,7 @@ def _classes():
         output_size = property(lambda self: self._num_units)
 
         def build(self, inputs_shape):
-            depth = tf.compat.dimension_value(inputs_shape[1])
-            if depth is None:
-                raise ValueError(f"Expected inputs.shape[-1] to be known, saw shape: "
-                                 f"{inputs_shape}")
+            depth = build_depth(inputs_shape)
             units = self._num_units
             add = self.add_variable
             self._gate_w = add("gates/kernel_w", shape=[depth, 2 * units],
@@ -339,10 +335,7 @@ def _classes():
         output_size = property(lambda self: self._num_units)
 
         def build(self, inputs_shape):
-            depth = tf.compat.dimension_value(inputs_shape[1])
-            if depth is None:
-                raise ValueError(f"Expected inputs.shape[-1] to be known, saw shape: "
-                                 f"{inputs_shape}")
+            depth = build_depth(inputs_shape)
             self._kernel = self.add_variable("kernel", shape=[depth, 4 * self._num_units])
             self._bias = self.add_variable("bias", shape=[2 * self._num_units],
                                            initializer=tf.zeros_initializer())
@@ -576,8 +569,6 @@ def _classes():
             return [tf.slice(inputs, [0, k * skip], [-1, size]) for k in range(count)]
 
         def call(self, inputs, state):
-            from tf1mem.compat.contrib_impl.rnn import sharded_variable
-
             units = self._num_units
             windows = self._windows(inputs)
             dtype = inputs.dtype
