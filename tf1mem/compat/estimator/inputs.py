@@ -80,30 +80,28 @@ def _runner_class():
             self._feeders = dict(zip(enqueue_ops, feeders))
             self._feed_lock = threading.Lock()
 
+        def _finish(self, sess):
+            """One thread is done: the last one closes the queue (its rows stay readable)."""
+            with self._lock:
+                self._runs_per_session[sess] -= 1
+                if self._runs_per_session[sess] == 0:
+                    try:
+                        sess.run(self._close_op)
+                    except Exception as e:  # pylint: disable=broad-except
+                        logging.vlog(1, "Ignored exception: %s", str(e))
+
         def _run(self, sess, enqueue_op, coord=None):
-            decremented = False
+            finished = False
             feeder = self._feeders[enqueue_op]
             try:
                 while not (coord and coord.should_stop()):
                     try:
                         with self._feed_lock:  # a feeder's position moves under its lock
                             feed = feeder()
-                    except StopIteration:
-                        feed = None
-                    try:
-                        if feed is None:
-                            raise self._queue_closed_exception_types[0](
-                                None, None, "numpy_input_fn: all epochs fed")
                         sess.run(enqueue_op, feed_dict=feed)
-                    except self._queue_closed_exception_types:  # pylint: disable=catching-non-exception
-                        with self._lock:
-                            self._runs_per_session[sess] -= 1
-                            decremented = True
-                            if self._runs_per_session[sess] == 0:
-                                try:
-                                    sess.run(self._close_op)
-                                except Exception as e:  # pylint: disable=broad-except
-                                    logging.vlog(1, "Ignored exception: %s", str(e))
+                    except (StopIteration, *self._queue_closed_exception_types):
+                        finished = True  # all epochs fed, or the queue closed
+                        self._finish(sess)
                         return
             except Exception as e:  # pylint: disable=broad-except
                 if coord:
@@ -114,7 +112,7 @@ def _runner_class():
                         self._exceptions_raised.append(e)
                     raise
             finally:
-                if not decremented:
+                if not finished:
                     with self._lock:
                         self._runs_per_session[sess] -= 1
 
