@@ -914,7 +914,19 @@ def symbols():
     return table
 
 
-def __getattr__(name):
-    if name in _CLASS_NAMES:
-        return _classes()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def lazy_classes(module_name, names, build):
+    """``(symbols, __getattr__)`` for a module whose classes ``build()`` makes on first use
+    (they subclass TF's, so TensorFlow is imported then, not at import time)."""
+
+    def symbols():
+        return dict(build())
+
+    def module_getattr(name):
+        if name in names:
+            return build()[name]
+        raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+
+    return symbols, module_getattr
+
+
+__getattr__ = lazy_classes(__name__, _CLASS_NAMES, _classes)[1]

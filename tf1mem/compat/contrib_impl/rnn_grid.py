@@ -27,7 +27,7 @@ block's slots of the concatenated state. TensorFlow is imported on first use onl
 import collections
 import numbers
 
-from tf1mem.compat.contrib_impl.rnn import sharded_variable
+from tf1mem.compat.contrib_impl.rnn import lazy_classes, sharded_variable
 
 _CLASS_NAMES = ("NASCell", "GridLSTMCell", "BidirectionalGridLSTMCell")
 __all__ = [*_CLASS_NAMES, "symbols"]
@@ -441,12 +441,5 @@ def _classes():
     return _CLASSES
 
 
-def symbols():
-    """The names tf.contrib.rnn gains from this module (the classes built on first use)."""
-    return dict(_classes())
-
-
-def __getattr__(name):
-    if name in _CLASS_NAMES:
-        return _classes()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The names tf.contrib.rnn gains from this module (the classes built on first use).
+symbols, __getattr__ = lazy_classes(__name__, _CLASS_NAMES, _classes)

@@ -30,7 +30,7 @@ here with the value named. TensorFlow is imported on first use only.
 
 import numbers
 
-from tf1mem.compat.contrib_impl.rnn import build_depth, sharded_variable
+from tf1mem.compat.contrib_impl.rnn import build_depth, lazy_classes, sharded_variable
 
 _CLASS_NAMES = ("IndyLSTMCell", "IndyGRUCell", "UGRNNCell", "IntersectionRNNCell",
                 "SRUCell", "PhasedLSTMCell", "GLSTMCell", "TimeFreqLSTMCell")
@@ -626,12 +626,5 @@ def _classes():
     return _CLASSES
 
 
-def symbols():
-    """The names tf.contrib.rnn gains from this module (the classes built on first use)."""
-    return dict(_classes())
-
-
-def __getattr__(name):
-    if name in _CLASS_NAMES:
-        return _classes()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The names tf.contrib.rnn gains from this module (the classes built on first use).
+symbols, __getattr__ = lazy_classes(__name__, _CLASS_NAMES, _classes)
