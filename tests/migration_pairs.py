@@ -135,7 +135,7 @@ def optimisers_clip_gradients_by_norm():
     # The first gradient, (-4, -5), has norm 6.4: clipping to 1.0 changes every step.
     import tensorflow as tf
 
-    from tf1mem.compat.estimator import extenders
+    from tf1mem.compat.tf.estimator import extenders
 
     return [_quadratic_steps_v1(lambda: extenders.clip_gradients_by_norm(
                 tf.compat.v1.train.GradientDescentOptimizer(0.1), 1.0)),

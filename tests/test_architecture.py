@@ -86,19 +86,167 @@ def test_imports_follow_the_architecture_table(path):
 
 def test_the_rules_catch_a_forbidden_import(tmp_path):
     """The checker itself: compat importing distributed is found."""
-    fake = PACKAGE / "compat" / "shim.py"
-    assert _group_of(_module_name(fake)) == "compat"
+    fake = PACKAGE / "compat" / "runtime" / "lifecycle.py"
+    assert _group_of(_module_name(fake)) == "compat-runtime"
     source = tmp_path / "probe.py"
     source.write_text("def f():\n    from tf1mem.distributed import loopback\n")
     imported = _tf1mem_imports(source)
     assert imported == {"tf1mem.distributed.loopback"}
-    assert _group_of("tf1mem.distributed.loopback") not in RULES["compat"][1]
+    assert _group_of("tf1mem.distributed.loopback") not in RULES["compat-runtime"][1]
+    # ... and the runtime importing a re-implementation
+    assert _group_of("tf1mem.compat.tf.contrib.rnn.cells") not in RULES["compat-runtime"][1]
 
 
 def test_no_module_is_left_flat_outside_the_wings():
     """ls tf1mem/ maps the package: only the groups' own top-level files are there."""
     flat = {p.name for p in PACKAGE.glob("*.py")}
     listed = {pattern.split(".")[-1] + ".py" for patterns, _ in RULES.values()
-              for pattern in patterns if pattern.count(".") == 1}
+              for pattern in patterns if pattern.count(".") == 1
+              and not PACKAGE.parent.joinpath(*pattern.split(".")).is_dir()}
     listed.add("__init__.py")
     assert flat == listed, f"top-level modules not in the table: {sorted(flat - listed)}"
+
+
+def _import_graph():
+    """{module: the tf1mem modules it imports}, module- and function-level imports."""
+    names = {_module_name(p): p for p in MODULES}
+    return {module: {imported for imported in _tf1mem_imports(path)
+                     if imported in names and imported != module}
+            for module, path in names.items()}
+
+
+def _circles(graph):
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circle():
+    assert _circles(_import_graph()) == []
+
+
+def test_the_circle_check_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+_HEAVY = ("tensorflow", "tf_slim", "tf_keras", "keras", "tqdm")
+
+
+def _top_level_heavy_imports(path):
+    """Heavy modules imported by statements that run when the module is imported."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+
+    def walk(body):
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue
+            if isinstance(node, ast.Import):
+                found.extend(a.name for a in node.names if a.name.split(".")[0] in _HEAVY)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
+                    and node.module.split(".")[0] in _HEAVY:
+                found.append(node.module)
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(node, field, None)
+                if isinstance(inner, list) and not isinstance(node, ast.ClassDef):
+                    walk(inner)
+                elif isinstance(node, ast.ClassDef) and field == "body":
+                    walk(node.body)
+
+    walk(tree.body)
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: _module_name(p))
+def test_tensorflow_is_imported_at_a_top_only_in_the_re_implementations(path):
+    """Only compat/tf/ (loaded after TensorFlow) may import TensorFlow when it loads."""
+    module = _module_name(path)
+    if _group_of(module) == "compat-tf":
+        return
+    assert _top_level_heavy_imports(path) == [], (
+        f"{module} imports {_top_level_heavy_imports(path)} when it loads; only "
+        f"tf1mem.compat.tf.* may (docs/ARCHITECTURE.md)")
+
+
+def test_the_top_level_check_finds_a_top_level_import(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("import os\ntry:\n    import tensorflow as tf\nexcept ImportError:\n"
+                     "    pass\n\ndef f():\n    import tf_slim\n")
+    assert _top_level_heavy_imports(probe) == ["tensorflow"]
+
+
+def test_doors_commands_and_runtime_load_without_tensorflow():
+    modules = ["tf1mem", "tf1mem.v1", "tf1mem.compat", "tf1mem.compat.table",
+               "tf1mem.compat.errors", "tf1mem.run", "tf1mem.train", "tf1mem.cluster",
+               "tf1mem.scan", "tf1mem.memory", "tf1mem.migrate.inventory",
+               *sorted(m for m in map(_module_name, MODULES)
+                       if m.startswith("tf1mem.compat.runtime.")
+                       or m.startswith("tf1mem.compat.legacy."))]
+    code = ("import importlib, sys\n"
+            f"for name in {modules!r}:\n"
+            "    importlib.import_module(name)\n"
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {_HEAVY!r}))\n")
+    proc = _subproc.run(["-c", code], check_rc=0)
+    assert proc.stdout.strip() == "[]", proc.stdout
+
+
+def _namespace(module):
+    """``tf1mem.compat.tf.contrib.rnn.cells`` -> ``tf1mem.compat.tf.contrib.rnn``."""
+    parts = module.split(".")
+    depth = 5 if parts[3:4] == ["contrib"] else 4
+    return ".".join(parts[:depth])
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES
+                                  if _module_name(p).startswith("tf1mem.compat.tf.")],
+                         ids=lambda p: _module_name(p))
+def test_re_implementations_use_each_other_only_through_public_names(path):
+    module = _module_name(path)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
+                and node.module.startswith("tf1mem.compat.tf."):
+            if _namespace(node.module) == _namespace(module):
+                continue
+            private = [a.name for a in node.names if a.name.startswith("_")]
+            if private or any(p.startswith("_") for p in node.module.split(".")):
+                bad.append(f"from {node.module} import {', '.join(a.name for a in node.names)}")
+    assert not bad, f"{module} reaches into another namespace's private names: {bad}"
+
+
+def test_no_module_is_over_1000_lines():
+    long = {_module_name(p): n for p in MODULES
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 1000}
+    assert not long, f"modules over 1,000 lines: {long}"
+
+
+def test_compat_top_holds_only_its_sub_packages_the_table_the_errors_and_the_face():
+    top = {p.name for p in (PACKAGE / "compat").iterdir()
+           if p.name != "__pycache__"}
+    assert top == {"__init__.py", "table.py", "errors.py", "runtime", "tf", "legacy"}

@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import contrib
+from tf1mem.compat import table
 
 
 def test_distributions_is_provided_and_its_gaps_name_tfp():
-    assert "distributions" in contrib.CONTRIB_MODULES
-    assert "distributions" not in contrib.REMOVED_CONTRIB
-    assert "distributions.bijectors" not in contrib.REMOVED_SYMBOLS
-    assert "tfp.distributions.Independent" in contrib.REMOVED_SYMBOLS[
+    assert "distributions" in table.CONTRIB_MODULES
+    assert "distributions" not in table.REMOVED_CONTRIB
+    assert "distributions.bijectors" not in table.REMOVED_SYMBOLS
+    assert "tfp.distributions.Independent" in table.REMOVED_SYMBOLS[
         "distributions.Independent"]
 
 

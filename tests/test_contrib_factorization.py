@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import contrib_gmm
-from tf1mem.compat.contrib_impl import factorization_estimators as fe
+from tf1mem.compat.tf.contrib.factorization import gmm_ops as contrib_gmm
+from tf1mem.compat.tf.contrib.factorization import estimators as fe
 
 
 @pytest.mark.parametrize("kwargs, needle", [
@@ -57,10 +57,11 @@ def test_gmm_fit_says_to_pass_an_input_fn_instead_of_numpy_arrays(tmp_path):
 
 
 def test_estimator_experimental_kmeans_is_kmeans_clustering():
-    from tf1mem.compat import contrib, estimator
+    from tf1mem.compat import errors as compat_errors
+    from tf1mem.compat.tf import estimator
 
     assert estimator.experimental.KMeans is fe.KMeansClustering
-    with pytest.raises(contrib.RemovedAttributeError,
+    with pytest.raises(compat_errors.RemovedAttributeError,
                        match=r"tf\.estimator\.experimental\.LinearSDCA was removed"):
         estimator.experimental.LinearSDCA
 
@@ -202,7 +203,7 @@ init = np.array(%r, np.float32)
 out = {}
 for cov in ('full', 'diag'):
     with tf.Graph().as_default():
-        loss, scores, assignments, train_op, init_op, is_init = tf.contrib.factorization.gmm(
+        loss, scores, assignments, train_op, init_op, is_init = tf.contrib.factorization.gmm_ops(
             tf.constant(pts), init, 3, 0, covariance_type=cov)
         algo_vars = tf.global_variables()
         with tf.Session() as s:

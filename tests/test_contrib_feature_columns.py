@@ -9,7 +9,7 @@ TF 1.15.5), its values in a layer, and bad arguments named."""
 import numpy as np
 import pytest
 
-from tf1mem.compat.contrib_impl import feature_column as fc
+from tf1mem.compat.tf.contrib import layers as fc
 
 
 @pytest.fixture

@@ -6,14 +6,15 @@ process: ref and resource variables, a second run, the refusals, the table's ent
 import numpy as np
 import pytest
 
-from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl.framework import zero_initializer
+from tf1mem.compat.runtime import composite
+from tf1mem.compat import table
+from tf1mem.compat.tf.contrib.framework.variables import zero_initializer
 
 
 def test_table_serves_tf1mems_zero_initializer():
-    framework = contrib.make_composite("tensorflow.contrib.framework", "framework")
+    framework = composite.make_composite("tensorflow.contrib.framework", "framework")
     assert framework.zero_initializer is zero_initializer
-    assert "zero_initializer" in contrib.CONTRIB_MODULES["framework"][1]
+    assert "zero_initializer" in table.CONTRIB_MODULES["framework"][1]
 
 
 @pytest.mark.slow

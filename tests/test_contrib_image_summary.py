@@ -6,12 +6,14 @@ check the edges: NumPy references, bad input, the names TF 1.15 had."""
 import numpy as np
 import pytest
 
-from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl import image as contrib_image
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat.runtime import composite
+from tf1mem.migrate import inventory
+from tf1mem.compat.tf.contrib import image as contrib_image
 
 
 def _module(name):
-    return contrib.make_composite(f"tensorflow.contrib.{name}", name)
+    return composite.make_composite(f"tensorflow.contrib.{name}", name)
 
 
 def test_summary_has_tf115s_names_not_v1_summary():
@@ -22,21 +24,21 @@ def test_summary_has_tf115s_names_not_v1_summary():
                  "should_record_summaries", "summary_writer_initializer_op", "eval_dir"):
         assert callable(getattr(summary, name)), name
     assert summary.all_summary_ops.__name__ == "all_v2_summary_ops"
-    with pytest.raises(contrib.RemovedAttributeError, match="create_file_writer"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match="create_file_writer"):
         summary.create_db_writer
-    with pytest.raises(contrib.RemovedAttributeError):
+    with pytest.raises(compat_errors.RemovedAttributeError):
         summary.merge_all  # a tf.summary (v1) name, never in tf.contrib.summary
 
 
 def test_image_table_names_what_is_not_provided():
     image = _module("image")
     assert image.rotate is contrib_image.rotate
-    from tf1mem.compat.contrib_impl import sampling
+    from tf1mem.compat.tf.contrib import resampler as sampling
 
     assert image.dense_image_warp is sampling.dense_image_warp
-    with pytest.raises(contrib.RemovedAttributeError, match="sparse_image_warp"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match="sparse_image_warp"):
         image.sparse_image_warp
-    assert contrib.ranked_table()[[r[1] for r in contrib.ranked_table()].index("image")][3] \
+    assert inventory.ranked_table()[[r[1] for r in inventory.ranked_table()].index("image")][3] \
         == "re-implemented"
 
 

@@ -11,24 +11,25 @@ import numpy as np
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl.learn import (datasets, experiment, export_strategy,
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat.runtime import composite
+from tf1mem.compat.tf.contrib.learn import (datasets, experiment, export_strategy,
                                               learn_runner, preprocessing)
-from tf1mem.compat.contrib_impl.learn.run_config import RunConfig
-from tf1mem.compat.estimator import Estimator
-from tf1mem.compat.estimator import RunConfig as CoreRunConfig
+from tf1mem.compat.tf.contrib.learn.run_config import RunConfig
+from tf1mem.compat.tf.estimator import Estimator
+from tf1mem.compat.tf.estimator import RunConfig as CoreRunConfig
 
 
 def _module():
-    return contrib.make_composite("tensorflow.contrib.learn", "learn")
+    return composite.make_composite("tensorflow.contrib.learn", "learn")
 
 
 def test_removed_learn_names_say_what_replaces_them():
     learn = _module()
-    with pytest.raises(contrib.RemovedAttributeError, match=r"numeric_column"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match=r"numeric_column"):
         learn.infer_real_valued_columns_from_input_fn
     assert learn.monitors.ValidationMonitor.__name__ == "ValidationMonitor"
-    with pytest.raises(contrib.RemovedAttributeError, match=r"LoggingTensorHook"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match=r"LoggingTensorHook"):
         learn.monitors.PrintTensor
     assert learn.make_export_strategy is export_strategy.make_export_strategy
     assert learn.ModeKeys.INFER == "infer"
@@ -167,7 +168,7 @@ def _experiment_fn(calls, cls=_Recording):
 
 
 def test_run_calls_experiment_fn_with_run_config_and_hparams(tmp_path, calls):
-    from tf1mem.compat.contrib_impl.hparams import HParams
+    from tf1mem.compat.tf.contrib.training.hparams import HParams
 
     hparams = HParams(learning_rate=0.1)
     config = RunConfig(model_dir=str(tmp_path))
@@ -362,15 +363,16 @@ def _csv(tmp_path, text):
 def test_csv_reader_refuses_what_tf1_filled_with_zeros(tmp_path, text, needle):
     # TF 1.15 left rows the header announced but the file lacked as zeros, and trained on
     # them; tf1mem names the file and the line instead.
-    from tf1mem.compat.contrib_impl.learn import datasets_base
+    from tf1mem.compat.tf.contrib.learn import datasets_base
 
     with pytest.raises(datasets_base.CsvDataError, match=needle):
         datasets_base.load_csv_with_header(_csv(tmp_path, text), int, np.float32)
 
 
 def test_csv_reader_values_and_removed_loaders(tmp_path):
-    from tf1mem.compat import contrib
-    from tf1mem.compat.contrib_impl.learn import datasets, datasets_base
+    from tf1mem.compat import errors as compat_errors
+    from tf1mem.compat.runtime import composite
+    from tf1mem.compat.tf.contrib.learn import datasets, datasets_base
 
     got = datasets.base.load_csv_with_header(
         _csv(tmp_path, "2,2,a,b\n1.5,2.0,1\n3.0,4.5,0\n"), np.int64, np.float32)
@@ -380,13 +382,13 @@ def test_csv_reader_values_and_removed_loaders(tmp_path):
     assert plain.target.tolist() == [1, 3] and plain.data.tolist() == [[2, 0], [4, 1]]
     with pytest.raises(datasets_base.CsvDataError, match="line 2: 1 features where line 1"):
         datasets_base.load_csv_without_header(_csv(tmp_path, "1,2,0\n3,1\n"), int, float)
-    with pytest.raises(contrib.RemovedAttributeError, match="sklearn.datasets.load_iris"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match="sklearn.datasets.load_iris"):
         datasets_base.load_iris  # noqa: B018
 
 
 def test_learn_io_input_fns_shuffle_by_default_as_tf1s_contrib(monkeypatch):
-    from tf1mem.compat.contrib_impl.learn import io
-    from tf1mem.compat.estimator import inputs
+    from tf1mem.compat.tf.contrib.learn import io
+    from tf1mem.compat.tf.estimator import inputs
 
     seen = {}
     monkeypatch.setattr(inputs, "numpy_input_fn", lambda **kw: seen.setdefault("np", kw))
@@ -396,5 +398,5 @@ def test_learn_io_input_fns_shuffle_by_default_as_tf1s_contrib(monkeypatch):
     assert seen["np"]["shuffle"] is True and seen["np"]["batch_size"] == 4 \
         and seen["np"]["num_epochs"] == 7
     assert seen["pd"]["shuffle"] is False and seen["pd"]["target_column"] == "y"
-    with pytest.raises(contrib.RemovedAttributeError, match="make_batched_features_dataset"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match="make_batched_features_dataset"):
         io.read_batch_features  # noqa: B018

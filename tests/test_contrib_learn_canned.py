@@ -8,13 +8,14 @@ scoped to building the model, and the names still removed."""
 import numpy as np
 import pytest
 
-from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl import feature_column
-from tf1mem.compat.contrib_impl.learn import data_feeder, estimators
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat.runtime import composite
+from tf1mem.compat.tf.contrib.layers import feature_column, feature_column_ops
+from tf1mem.compat.tf.contrib.learn import data_feeder, estimators
 
 
 def _learn():
-    return contrib.make_composite("tensorflow.contrib.learn", "learn")
+    return composite.make_composite("tensorflow.contrib.learn", "learn")
 
 
 def _classifier(tmp_path, **kwargs):
@@ -168,16 +169,17 @@ def test_options_not_provided_say_what_to_do(tmp_path):
 
 def test_names_resolve_and_the_rest_stay_removed_with_advice():
     learn = _learn()
-    layers = contrib.make_composite("tensorflow.contrib.layers", "layers")
+    layers = composite.make_composite("tensorflow.contrib.layers", "layers")
     assert learn.DNNClassifier is estimators.DNNClassifier
     assert learn.DNNLinearCombinedClassifier is estimators.DNNLinearCombinedClassifier
     assert learn.SKCompat is estimators.SKCompat
     for name in ("real_valued_column", "sparse_column_with_keys",
                  "sparse_column_with_hash_bucket", "bucketized_column", "embedding_column",
-                 "crossed_column", "input_from_feature_columns"):
+                 "crossed_column"):
         assert getattr(layers, name) is getattr(feature_column, name)
+    assert layers.input_from_feature_columns is feature_column_ops.input_from_feature_columns
     assert learn.monitors.ValidationMonitor.__name__ == "ValidationMonitor"
-    with pytest.raises(contrib.RemovedAttributeError, match=r"LoggingTensorHook"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match=r"LoggingTensorHook"):
         learn.monitors.PrintTensor
 
 
@@ -246,9 +248,9 @@ def test_columns_in_the_wrong_model_say_what_to_use():
         features = {"education": tf.constant([["a"]])}
         with pytest.raises(ValueError, match=r"SparseColumn is not supported in DNN.*"
                                              r"embedding_column"):
-            feature_column.dnn_input(features, [education], "input")
+            feature_column_ops.dnn_input(features, [education], "input")
         with pytest.raises(ValueError, match=r"not supported in linear models.*sparse_column"):
-            feature_column.linear_logits(
+            feature_column_ops.linear_logits(
                 features, [feature_column.embedding_column(education, 2)], 1, "linear")
 
 

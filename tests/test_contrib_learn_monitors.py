@@ -1,10 +1,10 @@
-"""tf.contrib.learn.monitors (tf1mem.compat.contrib_impl.learn.monitors); the corpus script
+"""tf.contrib.learn.monitors (tf1mem.compat.tf.contrib.learn.monitors); the corpus script
 ``contrib_learn_monitors.py`` compares a real fit's calls and early stopping with TF 1.15.5."""
 
 import pytest
 
-from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl.learn import monitors, preprocessing
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat.tf.contrib.learn import monitors, preprocessing
 
 
 class _Recorder(monitors.EveryN):
@@ -102,11 +102,11 @@ def test_monitors_become_one_adapter_hook_after_the_hooks():
 
 
 def test_tf1s_other_monitors_and_processors_name_their_replacement():
-    with pytest.raises(contrib.RemovedAttributeError,
+    with pytest.raises(compat_errors.RemovedAttributeError,
                        match=r"tf.contrib.learn.monitors.PrintTensor was removed.*Use instead: "
                              r"tf.compat.v1.train.LoggingTensorHook"):
         monitors.PrintTensor
-    with pytest.raises(contrib.RemovedAttributeError, match=r"StringLookup"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match=r"StringLookup"):
         preprocessing.CategoricalProcessor
     with pytest.raises(AttributeError, match="has no attribute 'Nonesuch'"):
         monitors.Nonesuch

@@ -10,14 +10,14 @@ import types
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl import memory_stats
+from tf1mem.compat import table
+from tf1mem.compat.tf.contrib import memory_stats
 from tf1mem.config import registry
 
 
 def test_memory_stats_is_provided_not_removed():
-    assert "memory_stats" in contrib.CONTRIB_MODULES
-    assert "memory_stats" not in contrib.REMOVED_CONTRIB
+    assert "memory_stats" in table.CONTRIB_MODULES
+    assert "memory_stats" not in table.REMOVED_CONTRIB
 
 
 def test_cpu_limit_is_the_bfc_limit_where_set(monkeypatch):

@@ -8,20 +8,22 @@ import textwrap
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import contrib
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat.runtime import composite
+from tf1mem.migrate import inventory
 
 
 def _module():
-    return contrib.make_composite("tensorflow.contrib.opt", "opt")
+    return composite.make_composite("tensorflow.contrib.opt", "opt")
 
 
 def test_table_says_reimplemented_and_names_replacements():
-    row = next(r for r in contrib.ranked_table() if r[1] == "opt")
+    row = next(r for r in inventory.ranked_table() if r[1] == "opt")
     assert row[3] == "re-implemented"
     opt = _module()
-    with pytest.raises(contrib.RemovedAttributeError, match=r"LARSOptimizer.*Use instead"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match=r"LARSOptimizer.*Use instead"):
         opt.LARSOptimizer
-    with pytest.raises(contrib.RemovedAttributeError, match="optax"):
+    with pytest.raises(compat_errors.RemovedAttributeError, match="optax"):
         opt.ShampooOptimizer
 
 
@@ -32,7 +34,7 @@ def test_adamax_resource_variables_update_as_ref_variables():
     import numpy as np
     import tensorflow as tf
 
-    from tf1mem.compat.contrib_impl import opt as contrib_opt
+    from tf1mem.compat.tf.contrib import opt as contrib_opt
 
     v1 = tf.compat.v1
     results = []
@@ -44,7 +46,7 @@ def test_adamax_resource_variables_update_as_ref_variables():
             rows = tf.nn.embedding_lookup(emb, [0, 2, 2])
             loss = tf.reduce_sum(tf.square(tf.matmul(tf.ones([2, 2]), w) - 1.0)) + \
                 tf.reduce_sum(rows * rows)
-            train = contrib_opt.symbols()["AdaMaxOptimizer"](0.1, 0.8, 0.9).minimize(loss)
+            train = contrib_opt.AdaMaxOptimizer(0.1, 0.8, 0.9).minimize(loss)
             with v1.Session() as sess:
                 sess.run(v1.global_variables_initializer())
                 for _ in range(3):

@@ -4,14 +4,15 @@ visualize_embeddings refuses what it cannot write (the corpus script
 
 import pytest
 
-from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl.tensorboard.plugins import projector
+from tf1mem.migrate import inventory
+from tf1mem.compat import table
+from tf1mem.compat.tf.contrib.tensorboard.plugins import projector
 
 
 def test_tensorboard_is_provided_not_removed():
-    assert "tensorboard" in contrib.CONTRIB_MODULES
-    assert "tensorboard" not in contrib.REMOVED_CONTRIB
-    assert contrib._describe("tensorboard")[0] == "re-implemented"
+    assert "tensorboard" in table.CONTRIB_MODULES
+    assert "tensorboard" not in table.REMOVED_CONTRIB
+    assert inventory.describe("tensorboard")[0] == "re-implemented"
 
 
 def test_messages_have_tf1_field_numbers_and_round_trip():

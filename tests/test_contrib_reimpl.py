@@ -14,15 +14,18 @@ import numpy as np
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import contrib, contrib_crf, contrib_factorization
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat import table
+from tf1mem.compat.tf.contrib import crf as contrib_crf
+from tf1mem.compat.tf.contrib.factorization import kmeans as contrib_factorization
 
 REIMPLEMENTED = ("eager", "crf", "factorization", "seq2seq", "legacy_seq2seq")
 
 
 def test_reimplemented_modules_are_mapped_not_removed():
     for name in REIMPLEMENTED:
-        assert name in contrib.CONTRIB_MODULES, name
-        assert name not in contrib.REMOVED_CONTRIB, name
+        assert name in table.CONTRIB_MODULES, name
+        assert name not in table.REMOVED_CONTRIB, name
 
 
 def _brute_viterbi(score, trans):
@@ -330,11 +333,11 @@ def test_tfe_2017_import_path_is_tf_contrib_eager(tmp_path):
 
 
 def test_metric_learning_names_what_it_does_not_provide():
-    from tf1mem.compat.contrib_impl import losses, metric_learning
+    from tf1mem.compat.tf.contrib.losses import loss_ops as losses, metric_learning
 
     assert losses.metric_learning is metric_learning
-    assert "losses.metric_learning" not in contrib.REMOVED_SYMBOLS
-    with pytest.raises(contrib.RemovedAttributeError, match="tensorflow_addons.losses"):
+    assert "losses.metric_learning" not in table.REMOVED_SYMBOLS
+    with pytest.raises(compat_errors.RemovedAttributeError, match="tensorflow_addons.losses"):
         metric_learning.lifted_struct_loss  # noqa: B018
     with pytest.raises(AttributeError):
         metric_learning.no_such_loss  # noqa: B018

@@ -8,13 +8,13 @@ import textwrap
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import contrib
+from tf1mem.compat import table
 
 
 def test_resampler_and_dense_image_warp_are_provided_not_removed():
-    assert "resampler" in contrib.CONTRIB_MODULES and "resampler" not in contrib.REMOVED_CONTRIB
-    assert "image.dense_image_warp" not in contrib.REMOVED_SYMBOLS
-    assert "image.sparse_image_warp" in contrib.REMOVED_SYMBOLS  # still not provided
+    assert "resampler" in table.CONTRIB_MODULES and "resampler" not in table.REMOVED_CONTRIB
+    assert "image.dense_image_warp" not in table.REMOVED_SYMBOLS
+    assert "image.sparse_image_warp" in table.REMOVED_SYMBOLS  # still not provided
 
 
 _REFUSALS = textwrap.dedent("""

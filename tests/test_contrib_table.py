@@ -1,24 +1,26 @@
-"""The ranked tf.contrib table: one source (compat/contrib.py), the docs generated from it."""
+"""The ranked tf.contrib table: one source (compat/table.py), the docs generated from it."""
 
 from pathlib import Path
 
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import contrib
+from tf1mem.compat import errors as compat_errors
+from tf1mem.migrate import inventory
+from tf1mem.compat import table
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "CONTRIB.md"
 
 
-def test_docs_table_is_generated_from_contrib_py():
-    assert contrib.markdown_table() in DOC.read_text(), (
+def test_docs_table_is_generated_from_the_table():
+    assert inventory.markdown_table() in DOC.read_text(), (
         "docs/CONTRIB.md is out of date: paste the output of "
-        "python -c 'from tf1mem.compat import contrib; print(contrib.markdown_table())'")
+        "python -m tf1mem.migrate.inventory")
 
 
 def test_every_module_has_one_decision():
-    assert not set(contrib.CONTRIB_MODULES) & set(contrib.REMOVED_CONTRIB)
-    rows = contrib.ranked_table()
+    assert not set(table.CONTRIB_MODULES) & set(table.REMOVED_CONTRIB)
+    rows = inventory.ranked_table()
     assert [r[0] for r in rows] == list(range(1, len(rows) + 1))
     counts = [r[2] for r in rows]
     assert counts == sorted(counts, reverse=True)
@@ -29,19 +31,19 @@ def test_every_module_has_one_decision():
 
 
 def test_sample_counts_add_up():
-    assert sum(contrib.USAGE.values()) == contrib.USAGE_SAMPLE_SIZE
-    assert set(contrib.USAGE) <= set(contrib.CONTRIB_MODULES) | set(contrib.REMOVED_CONTRIB)
+    assert sum(table.USAGE.values()) == table.USAGE_SAMPLE_SIZE
+    assert set(table.USAGE) <= set(table.CONTRIB_MODULES) | set(table.REMOVED_CONTRIB)
 
 
 def test_the_most_used_modules_are_provided():
-    provided = [name for _, name, _, decision, _ in contrib.ranked_table()[:6]
+    provided = [name for _, name, _, decision, _ in inventory.ranked_table()[:6]
                 if not decision.startswith("removed")]
     assert provided == ["layers", "rnn", "framework", "slim", "data", "summary"]
 
 
 def test_removed_message_names_the_replacement():
-    msg = contrib.removed_message("tf.contrib.opt.LARSOptimizer",
-                                  contrib.REMOVED_SYMBOLS["opt.LARSOptimizer"])
+    msg = compat_errors.removed_message("tf.contrib.opt.LARSOptimizer",
+                                  table.REMOVED_SYMBOLS["opt.LARSOptimizer"])
     assert "tf.contrib.opt.LARSOptimizer was removed with TensorFlow 2" in msg
     assert "Use instead: tf.keras.optimizers" in msg
 

@@ -4,13 +4,14 @@ no TensorFlow."""
 
 import pytest
 
-from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl import tfprof
-from tf1mem.compat.contrib_impl.tfprof import model_analyzer
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat import table
+from tf1mem.compat.tf.contrib import tfprof
+from tf1mem.compat.tf.contrib.tfprof import model_analyzer
 
 
 def test_tfprof_is_provided_not_removed():
-    assert "tfprof" in contrib.CONTRIB_MODULES and "tfprof" not in contrib.REMOVED_CONTRIB
+    assert "tfprof" in table.CONTRIB_MODULES and "tfprof" not in table.REMOVED_CONTRIB
 
 
 def test_option_sets_are_tf1s_module_level_dicts():
@@ -32,5 +33,5 @@ def test_bad_arguments_are_named(kwargs, error, needle):
 
 def test_profile_context_names_a_replacement():
     for module in (tfprof, model_analyzer):
-        with pytest.raises(contrib.RemovedAttributeError, match="Profiler: add_step"):
+        with pytest.raises(compat_errors.RemovedAttributeError, match="Profiler: add_step"):
             module.ProfileContext

@@ -4,14 +4,14 @@ against TF 1.15.5)."""
 
 import pytest
 
-from tf1mem.compat import contrib
-from tf1mem.compat.contrib_impl import training
+from tf1mem.compat import table
+from tf1mem.compat.tf.contrib.training import bucket_ops as training
 
 
 def test_bucketing_is_provided_not_removed():
-    assert "training.bucket_by_sequence_length" not in contrib.REMOVED_SYMBOLS
-    assert "training.bucket" not in contrib.REMOVED_SYMBOLS
-    assert "bucket_by_sequence_length" in contrib.CONTRIB_MODULES["training"][1]
+    assert "training.bucket_by_sequence_length" not in table.REMOVED_SYMBOLS
+    assert "training.bucket" not in table.REMOVED_SYMBOLS
+    assert "bucket_by_sequence_length" in table.CONTRIB_MODULES["training"][1]
 
 
 @pytest.mark.slow
@@ -20,9 +20,10 @@ def test_bucket_resolves_and_builds_a_cond_only_for_a_tensor_keep_input():
     # without a tf.cond in the graph; a tensor keep_input decides per example.
     from tf1mem._tf import v1
 
-    extras = contrib._training_extras()
-    assert extras["bucket_by_sequence_length"] is training.bucket_by_sequence_length
-    assert extras["bucket"] is training.bucket
+    from tf1mem.compat.tf.contrib import training as contrib_training
+
+    assert contrib_training.bucket_by_sequence_length is training.bucket_by_sequence_length
+    assert contrib_training.bucket is training.bucket
     tf = v1()
 
     def cond_ops(keep_input):

@@ -1,4 +1,4 @@
-"""tf.estimator under tf1mem (tf1mem.compat.estimator).
+"""tf.estimator under tf1mem (tf1mem.compat.tf.estimator).
 
 Fast tests check the pieces without a session (RunConfig and TF_CONFIG, numpy_input_fn's
 batching and errors, EstimatorSpec's validation); the slow ones train in a subprocess under
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests import _subproc
-from tf1mem.compat.estimator import inputs, run_config
+from tf1mem.compat.tf.estimator import inputs, run_config
 
 FIXTURE = Path(__file__).resolve().parent / "estimator_tf115"
 
@@ -160,7 +160,7 @@ def test_numpy_input_fn_rejects_what_tf115_rejected():
 def test_estimator_spec_is_validated_when_built():
     import tensorflow as tf
 
-    from tf1mem.compat.estimator import EstimatorSpec, ModeKeys
+    from tf1mem.compat.tf.estimator import EstimatorSpec, ModeKeys
 
     with tf.Graph().as_default():
         loss = tf.constant(1.0)
@@ -329,4 +329,4 @@ def test_estimator_through_tf1mem_v1_and_legacy(tmp_path):
     script.write_text(DOORS)
     proc = _subproc.run([script], cwd=tmp_path, check_rc=0)
     assert proc.stdout.splitlines() == [
-        "v1: tf1mem.compat.estimator.estimator", "after uninstall: False", "legacy: infer"]
+        "v1: tf1mem.compat.tf.estimator.estimator", "after uninstall: False", "legacy: infer"]

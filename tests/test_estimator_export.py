@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests import _subproc
-from tf1mem.compat.estimator import export
+from tf1mem.compat.tf.estimator import export
 
 
 def test_serving_receivers_check_their_inputs():

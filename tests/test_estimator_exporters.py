@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 from tests import _subproc
-from tf1mem.compat.estimator import exporter, training
+from tf1mem.compat.tf.estimator import exporter, training
 
 
 def _receiver():

@@ -23,7 +23,7 @@ import tempfile
 import numpy as np
 import tensorflow as tf
 
-from tf1mem.compat.estimator import early_stopping
+from tf1mem.compat.tf.estimator import early_stopping
 
 tf.logging.set_verbosity(tf.logging.ERROR)
 out = {}

@@ -1,10 +1,10 @@
-"""NumPy 1.x's removed names for user code only (tf1mem.compat.legacy_numpy)."""
+"""NumPy 1.x's removed names for user code only (tf1mem.compat.legacy.numpy_view)."""
 
 import numpy
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import legacy_numpy
+from tf1mem.compat.legacy import numpy_view as legacy_numpy
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def test_real_numpy_is_never_changed(np_legacy):
 _UNINSTALL = """\
 import importlib, sys
 import numpy
-from tf1mem.compat import shim
+from tf1mem import compat as shim
 sys.path.insert(0, sys.argv[1])
 shim.install(import_hook="modules", lazy=True, numpy_compat=True)
 mod = importlib.import_module("np_user_mod")

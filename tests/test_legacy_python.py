@@ -1,4 +1,4 @@
-"""The standard library of Python 3.7 for user code only (tf1mem.compat.legacy_python);
+"""The standard library of Python 3.7 for user code only (tf1mem.compat.legacy.stdlib_view);
 the corpus script ``legacy_stdlib.py`` compares the values with TF 1.15.5's Python 3.7."""
 
 import collections
@@ -9,7 +9,7 @@ import time
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import legacy_python
+from tf1mem.compat.legacy import stdlib_view as legacy_python
 
 
 @pytest.fixture(autouse=True)

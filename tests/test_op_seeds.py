@@ -1,10 +1,10 @@
-"""TF 1.15's implicit op seeds (tf1mem.compat.op_seeds); the corpus script
+"""TF 1.15's implicit op seeds (tf1mem.compat.runtime.op_seeds); the corpus script
 ``graph_seed_only.py`` compares the values drawn with TF 1.15.5's."""
 
 import numpy as np
 import pytest
 
-from tf1mem.compat import op_seeds
+from tf1mem.compat.runtime import op_seeds
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import py2_hints
+from tf1mem.compat.legacy import py2_hints
 
 
 def _raise(source, path="/tmp/old_script.py"):

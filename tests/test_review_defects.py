@@ -17,7 +17,7 @@ import pytest
 
 from tests import _mnist_fixtures, _subproc
 from tf1mem import _cli, errors
-from tf1mem.compat import session_hooks
+from tf1mem.compat.runtime import session_hooks
 from tf1mem.distributed import launcher, loopback
 from tf1mem.observe import placement
 

@@ -32,7 +32,7 @@ def test_memory_log_peak_agrees_with_measure_step_and_the_analytic_count():
     """The hooks' recorded peak equals tf1mem.memory's measure for one graph."""
     import tensorflow as tf
 
-    from tf1mem.compat import session_hooks
+    from tf1mem.compat.runtime import session_hooks
     from tf1mem.observe import memory, run_memory
 
     v1 = tf.compat.v1

@@ -232,7 +232,7 @@ def test_session_run_is_wrapped_to_ask_for_the_out_of_memory_list(tmp_path):
         print(opts.report_tensor_allocations_upon_oom)
         """)
     proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
-    assert proc.stdout.split() == ["tf1mem.compat.session_hooks", "True", "6", "False"], \
+    assert proc.stdout.split() == ["tf1mem.compat.runtime.session_hooks", "True", "6", "False"], \
         proc.stdout
 
 

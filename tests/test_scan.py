@@ -1,7 +1,7 @@
 """``python -m tf1mem.scan``: findings on a fixture tree, aliasing, notebooks, bad files,
 ``--json`` / ``--fail-on`` / ``--rewrite``, and agreement with the runner on the table.
 
-The fixture tree is written by the tests from compat/contrib.py's table (names picked
+The fixture tree is written by the tests from compat/table.py (names picked
 from it at test time), so the expected counts follow the table as it grows.
 """
 
@@ -14,7 +14,8 @@ import pytest
 
 from tests._subproc import describe, run
 from tf1mem import scan
-from tf1mem.compat import contrib
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat import table
 from tf1mem.migrate import knowledge
 
 pytestmark = pytest.mark.slow
@@ -22,13 +23,13 @@ pytestmark = pytest.mark.slow
 
 def _removed_with_replacement():
     """A tf.contrib module the table says is removed, with a replacement."""
-    return next(name for name, advice in contrib.REMOVED_CONTRIB.items()
-                if name not in contrib.CONTRIB_MODULES
+    return next(name for name, advice in table.REMOVED_CONTRIB.items()
+                if name not in table.CONTRIB_MODULES
                 and not advice.lower().startswith("no"))
 
 
 REMOVED = _removed_with_replacement()
-MAPPED = next(name for name, entry in contrib.CONTRIB_MODULES.items()
+MAPPED = next(name for name, entry in table.CONTRIB_MODULES.items()
               if isinstance(entry[0], str) and not entry[0].startswith("tf1mem."))
 
 FILES = {
@@ -152,7 +153,7 @@ def test_aliases_are_followed(scanned):
 def test_first_unguarded_removed_use_is_the_stop(scanned):
     files, _ = scanned
     entry = files["pkg/stops.py"]
-    advice = contrib.REMOVED_CONTRIB[REMOVED]
+    advice = table.REMOVED_CONTRIB[REMOVED]
     assert _cats(entry) == [
         (3, "removed-replacement", f"tf.contrib.{REMOVED}"),
         (7, "removed-replacement", f"tf.contrib.{REMOVED}"),
@@ -161,7 +162,7 @@ def test_first_unguarded_removed_use_is_the_stop(scanned):
     assert entry["findings"][0]["guarded"] and not entry["findings"][0]["stops"]
     assert entry["stop_line"] == 7 and not entry["runs"]
     assert entry["verdict"] == ("will stop at line 7 because "
-                                + contrib.removed_message(f"tf.contrib.{REMOVED}", advice))
+                                + compat_errors.removed_message(f"tf.contrib.{REMOVED}", advice))
     assert entry["findings"][1]["tf2"] == advice
 
 
@@ -261,9 +262,9 @@ def test_rewrite_runs_tf_upgrade_v2_then_lists_what_is_left(tree, tmp_path):
 
 def _agreement_script():
     """Touches every name of the table, each in its own try, printing what happened."""
-    names = [f"contrib.{n}" for n in {**contrib.CONTRIB_MODULES, **contrib.REMOVED_CONTRIB}]
-    names += [f"contrib.{key}" for key in contrib.REMOVED_SYMBOLS]
-    names += list(contrib.REMOVED_TOP_LEVEL)
+    names = [f"contrib.{n}" for n in {**table.CONTRIB_MODULES, **table.REMOVED_CONTRIB}]
+    names += [f"contrib.{key}" for key in table.REMOVED_SYMBOLS]
+    names += list(table.REMOVED_TOP_LEVEL)
     names = [f"tf.{name}" for name in names]
     # NumPy names NumPy removed (tf1mem's legacy NumPy names may bring some back)
     names += [f"np.{name}" for name in sorted(getattr(np, "__former_attrs__", {}))]
@@ -306,12 +307,13 @@ def test_runner_and_scanner_agree_on_every_table_entry(tmp_path):
 
 _NEW_ENTRY = """
 import sys
-from tf1mem.compat import contrib
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat import table
 from tf1mem import scan
 # a helper re-implements a removed module: one table entry, nothing else
 name = sys.argv[2]
-contrib.REMOVED_CONTRIB.pop(name, None)
-contrib.CONTRIB_MODULES[name] = ("tf1mem.data.input_data", "a test re-implementation")
+table.REMOVED_CONTRIB.pop(name, None)
+table.CONTRIB_MODULES[name] = ("tf1mem.data.input_data", "a test re-implementation")
 sys.exit(scan.main(["--json", sys.argv[1]]))
 """
 

@@ -140,7 +140,7 @@ def test_v1_module_installs_on_first_use(tmp_path):
     script.write_text(textwrap.dedent('''
         import sys
         import tf1mem.v1 as tf
-        import tf1mem.compat.shim as shim
+        import tf1mem.compat as shim
         print("before", shim.is_installed(), "tensorflow" in sys.modules)
         x = tf.placeholder(tf.float32, [2])
         with tf.Session() as s:
@@ -178,7 +178,7 @@ MODULES_ROUND_TRIP = r'''
 import builtins, importlib, json, sys
 import tensorflow as real_tf
 import tf1mem
-from tf1mem.compat import shim
+from tf1mem import compat as shim
 
 def snapshot():
     return {"import": id(builtins.__import__),
@@ -238,7 +238,7 @@ def test_a_lazy_install_imports_nothing_and_undoes_cleanly_before_tensorflow(tmp
     """``install(lazy=True)`` (the runner's) leaves no trace when TensorFlow never came."""
     code = textwrap.dedent("""\
         import os, sys
-        from tf1mem.compat import shim
+        from tf1mem import compat as shim
         before = (list(sys.meta_path), list(sys.path_hooks), os.environ.get('TF_USE_LEGACY_KERAS'))
         assert shim.install(import_hook='modules', lazy=True) is None
         print('tensorflow' in sys.modules, os.environ.get('TF_USE_LEGACY_KERAS'))

@@ -109,12 +109,12 @@ def test_compat_estimator_paths_for_user_code_only_and_uninstall_restores(tmp_pa
                         env={"PYTHONPATH": f"{_subproc.REPO}:{lib}"})
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     resolved = out["resolved"]
-    assert resolved.pop("tf.compat.v1.estimator") == "tf1mem.compat.estimator"
+    assert resolved.pop("tf.compat.v1.estimator") == "tf1mem.compat.tf.estimator"
     assert resolved.pop("tf.compat.v1.estimator.inputs.numpy_input_fn") \
-        == "tf1mem.compat.estimator.inputs"
+        == "tf1mem.compat.tf.estimator.inputs"
     assert resolved.pop("tfv1.estimator.inputs.numpy_input_fn") \
-        == "tf1mem.compat.estimator.inputs"
-    assert all(module.startswith("tf1mem.compat.estimator.") for module in resolved.values()), \
+        == "tf1mem.compat.tf.estimator.inputs"
+    assert all(module.startswith("tf1mem.compat.tf.estimator.") for module in resolved.values()), \
         resolved
     assert out["used"] == {"same_package": [True] * 9, "v2_is_subclass": True,
                            "v1_view_keeps_tf2_names": True,
@@ -164,7 +164,7 @@ def test_runner_gives_compat_estimator_to_user_modules_not_libraries(tmp_path):
                         env={"PYTHONPATH": f"{_subproc.REPO}:{lib}"})
     lines = proc.stdout.splitlines()
     assert lines[:3] == [
-        "user tf1mem.compat.estimator.run_config tf1mem.compat.estimator.estimator "
+        "user tf1mem.compat.tf.estimator.run_config tf1mem.compat.tf.estimator.estimator "
         "numpy_input_fn",
         "helper True",
         "third party [('tf_is_real', True), ('v1_estimator', False), "
@@ -194,4 +194,4 @@ def test_star_import_of_compat_v1_includes_estimator(tmp_path):
         builtins.print(estimator.__name__, Session.__name__, callable(placeholder))
     '''))
     proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
-    assert proc.stdout.split() == ["tf1mem.compat.estimator", "Session", "True"]
+    assert proc.stdout.split() == ["tf1mem.compat.tf.estimator", "Session", "True"]

@@ -53,22 +53,22 @@ __all__ = [
 def legacy(**options):
     """Context manager: inside it, ``import tensorflow`` gives the TF1 API.
 
-    See :func:`tf1mem.compat.shim.legacy`; imported lazily so ``import tf1mem`` stays cheap.
+    See :func:`tf1mem.compat.compat.legacy`; imported lazily so ``import tf1mem`` stays cheap.
     """
-    from tf1mem.compat import shim
+    from tf1mem import compat
 
-    return shim.legacy(**options)
+    return compat.legacy(**options)
 
 
 def install(**options):
-    """Installs the TF1 shim process-wide; see :func:`tf1mem.compat.shim.install`."""
-    from tf1mem.compat import shim
+    """Installs the TF1 shim process-wide; see :func:`tf1mem.compat.compat.install`."""
+    from tf1mem import compat
 
-    return shim.install(**options)
+    return compat.install(**options)
 
 
 def uninstall():
-    """Undoes :func:`install`; see :func:`tf1mem.compat.shim.uninstall`."""
-    from tf1mem.compat import shim
+    """Undoes :func:`install`; see :func:`tf1mem.compat.compat.uninstall`."""
+    from tf1mem import compat
 
-    return shim.uninstall()
+    return compat.uninstall()

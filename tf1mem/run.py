@@ -2,7 +2,7 @@
 
 SCRIPT runs as ``__main__`` with ``sys.argv == [SCRIPT, *ARGS]`` and its own folder
 first on ``sys.path``, as ``python SCRIPT`` would, under the TF1 shim
-(:mod:`tf1mem.compat.shim`; the running is :mod:`tf1mem.compat.script`'s). ``-m MODULE`` runs a module of a package instead, as
+(:mod:`tf1mem.compat`; the running is :mod:`tf1mem.compat.runtime.script`'s). ``-m MODULE`` runs a module of a package instead, as
 ``python -m MODULE`` would (the current folder first on ``sys.path``).
 
 Runner options come before SCRIPT; everything after it is the script's. They are
@@ -66,9 +66,9 @@ class RunOptions:
       oom_tensors: every session run asks for TensorFlow's live-tensor list on
         out-of-memory (costs time on every run; implied by ``memory_report``).
       numpy_compat: the script and its own modules get NumPy 1.x's removed names
-        (:mod:`tf1mem.compat.legacy_numpy`); ``--no-numpy-compat`` turns it off.
+        (:mod:`tf1mem.compat.legacy.numpy_view`); ``--no-numpy-compat`` turns it off.
       python_compat: the script and its own modules get the standard-library names
-        Python 3.7 had and Python removed since (:mod:`tf1mem.compat.legacy_python`);
+        Python 3.7 had and Python removed since (:mod:`tf1mem.compat.legacy.stdlib_view`);
         ``--no-python-compat`` turns it off.
       cpus: CPU numbers the runner, the script and its children are pinned to
         (``--cpus`` / ``TF1MEM_CPUS``, :mod:`tf1mem.config.affinity`), or None.
@@ -241,7 +241,7 @@ def main(argv=None):
         which may then be re-executed under the loopback-bind shim.
     """
     def body():
-        from tf1mem.compat import script
+        from tf1mem.compat.runtime import script
 
         opts = parse_args(sys.argv[1:] if argv is None else argv)
         if opts.cpus is not None:

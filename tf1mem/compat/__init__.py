@@ -1,23 +1,33 @@
 """The compatibility wing: TF1 code runs unchanged on TensorFlow 2.
 
-It owns everything that makes ``import tensorflow`` in a user's TF1 script behave as
-TF 1.15 did, and nothing else:
+This module is the wing's public face: :func:`install`, :func:`uninstall`,
+:func:`legacy`, :func:`is_installed` and the report writers (the doors
+``tf1mem.install()``, ``tf1mem.legacy()`` and ``tf1mem.v1`` call them). Importing it
+imports no TensorFlow. The wing, one sentence each:
 
-- :mod:`~tf1mem.compat.shim`: the explicit, undoable install (import hook, module
-  finder for ``tensorflow.contrib`` / ``tensorflow.examples``, TF 2 behaviour off,
-  TF-internal names TF1-era libraries use);
-- :mod:`~tf1mem.compat.contrib`: the removed-API table: each ``tf.contrib`` module
-  and removed top-level name, mapped to its TF 2 home or to an error that names the
-  replacement (the single source the shim raises from);
-- :mod:`~tf1mem.compat.session_hooks`: every Session a script makes gets tf1mem's
-  config options and is noted for the GPU-options warning; optionally a placement
-  report (read through :mod:`tf1mem.observe`);
-- :mod:`~tf1mem.compat.tutorial_mnist`: ``tensorflow.examples.tutorials.mnist.mnist``
-  (the tutorial's model file); ``input_data`` is :mod:`tf1mem.data.input_data`;
-- :mod:`~tf1mem.compat.script`: running a script or module as ``python`` would,
-  under the shim (what ``python -m tf1mem.run`` does after parsing its flags).
+- :mod:`~tf1mem.compat.table`: where every TF1 name tf1mem knows lives (a TF 2 home, a
+  tf1mem implementation, or removed with its replacement); data only.
+- :mod:`~tf1mem.compat.errors`: the "removed" errors and their wording, a leaf anyone
+  may import.
+- :mod:`~tf1mem.compat.runtime`: the machinery that puts the TF1 surface into a process
+  (import hooks, the finder, views, patches, the lifecycle, session hooks, op seeds,
+  running a script); it names no TF1 API and never imports a re-implementation.
+- :mod:`~tf1mem.compat.tf`: the re-implemented TF1 APIs, each at its TF1 path
+  (``tf.contrib.rnn`` is ``tf1mem.compat.tf.contrib.rnn``); loaded only after
+  TensorFlow, they import each other only through public names.
+- :mod:`~tf1mem.compat.legacy`: user code's views of the Python of 2017 (NumPy 1.x and
+  Python 3.7 names, Python 2 hints).
 
-Later re-implementations of removed APIs (``tf.estimator``, ``tf.contrib.eager``, ...)
-go here too. This wing may use :mod:`tf1mem.config`, :mod:`tf1mem.data` and
-:mod:`tf1mem.observe`; it never imports :mod:`tf1mem.distributed` or a command module.
+This wing may use :mod:`tf1mem.config`, :mod:`tf1mem.data` and :mod:`tf1mem.observe`;
+it never imports :mod:`tf1mem.distributed` or a command module.
 """
+
+from tf1mem.compat.runtime.hooks import user_globals
+from tf1mem.compat.runtime.lifecycle import (IMPORT_HOOKS, LEGACY_KERAS_ENV, install,
+                                             is_installed, legacy, uninstall,
+                                             write_memory_report, write_placement_report)
+from tf1mem.compat.runtime.usercode import is_user_code
+
+__all__ = ["LEGACY_KERAS_ENV", "IMPORT_HOOKS", "install", "uninstall", "legacy",
+           "is_installed", "write_placement_report", "write_memory_report",
+           "user_globals", "is_user_code"]

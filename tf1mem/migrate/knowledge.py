@@ -109,9 +109,9 @@ class Knowledge:
         self._legacy = None
 
     def __enter__(self):
-        from tf1mem.compat import shim
+        from tf1mem import compat
 
-        self._legacy = shim.legacy(import_hook="modules",
+        self._legacy = compat.legacy(import_hook="modules",
                                    forbid_servers="the migration scanner starts no server")
         self._tf1 = self._legacy.__enter__()
         import tensorflow as tf
@@ -172,7 +172,8 @@ class Knowledge:
                 raise exc from None
 
     def _tensorflow(self, dotted, base):
-        from tf1mem.compat import contrib
+        from tf1mem.compat import errors as compat_errors
+        from tf1mem.compat import table
 
         parts = dotted.split(".")
         shown = _display(dotted)
@@ -190,7 +191,7 @@ class Knowledge:
                 walked += 1
         except (ImportError, AttributeError) as exc:
             advice = _advice(parts)
-            if isinstance(exc, (contrib.RemovedModuleError, contrib.RemovedAttributeError)):
+            if isinstance(exc, (compat_errors.RemovedModuleError, compat_errors.RemovedAttributeError)):
                 return Verdict(shown, _removed_category(advice), advice or "no replacement",
                                _one_line(exc))
             return Verdict(shown, "removed-none", advice or "no TF 2 form", _one_line(exc))
@@ -200,7 +201,7 @@ class Knowledge:
                            f"{_one_line(exc)}")
         own = _provider(obj).startswith("tf1mem.")
         if parts[1:2] == ["contrib"] and len(parts) > 2:
-            entry = contrib.CONTRIB_MODULES.get(parts[2])
+            entry = table.CONTRIB_MODULES.get(parts[2])
             if entry is None:  # importable, but not through the table: nothing to say
                 return None
             sources, note = _entry(entry)
@@ -233,7 +234,7 @@ class Knowledge:
     def _numpy(self, dotted):
         import numpy as np
 
-        from tf1mem.compat import legacy_numpy
+        from tf1mem.compat.legacy import numpy_view as legacy_numpy
 
         parts = dotted.split(".")[1:]
         if not parts:
@@ -272,9 +273,9 @@ def _user_import(dotted):
     ``tf.compat.v1.estimator`` (TF 2.21's own ``tensorflow.compat.v1`` has none)."""
     import builtins
 
-    from tf1mem.compat import shim
+    from tf1mem import compat
 
-    user_builtins = shim.user_globals().get("__builtins__") or {}
+    user_builtins = compat.user_globals().get("__builtins__") or {}
     hook = user_builtins.get("__import__", builtins.__import__)
     # a non-empty fromlist makes __import__ return the module named, not the package
     return hook(dotted, {"__name__": "__main__"}, None, ("__doc__",), 0)
@@ -286,14 +287,15 @@ def _one_line(exc):
 
 def _advice(parts):
     """The table's advice for a removed ``tensorflow.*`` name, or None."""
-    from tf1mem.compat import contrib
+    from tf1mem.compat import errors as compat_errors
+    from tf1mem.compat import table
 
     if parts[1:2] == ["contrib"] and len(parts) > 2:
-        if len(parts) > 3 and f"{parts[2]}.{parts[3]}" in contrib.REMOVED_SYMBOLS:
-            return contrib.REMOVED_SYMBOLS[f"{parts[2]}.{parts[3]}"]
-        return contrib.REMOVED_CONTRIB.get(parts[2])
+        if len(parts) > 3 and f"{parts[2]}.{parts[3]}" in table.REMOVED_SYMBOLS:
+            return table.REMOVED_SYMBOLS[f"{parts[2]}.{parts[3]}"]
+        return table.REMOVED_CONTRIB.get(parts[2])
     if len(parts) > 1:
-        return contrib.REMOVED_TOP_LEVEL.get(parts[1])
+        return table.REMOVED_TOP_LEVEL.get(parts[1])
     return None
 
 

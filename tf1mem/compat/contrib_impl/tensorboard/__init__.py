@@ -1,8 +1,0 @@
-"""``tf.contrib.tensorboard`` under tf1mem (the module object itself, for
-``tf.contrib.tensorboard.plugins.projector`` and its imports): of TF 1.15's module, the one
-part real TF1 code used, the embedding projector's config, lives in
-``plugins/projector.py``; nothing here imports TensorFlow or protobuf until used."""
-
-from tf1mem.compat.contrib_impl.tensorboard import plugins
-
-__all__ = ["plugins"]

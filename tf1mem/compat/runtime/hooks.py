@@ -1,0 +1,133 @@
+"""How user modules get the TF1-aware ``__import__`` (:mod:`~tf1mem.compat.runtime.imports`).
+
+Two hooks (``import_hook=``): ``"modules"`` decides once per folder, through a
+``sys.path_hooks`` entry, and gives user modules builtins of their own, so library code
+imports exactly as without the shim; ``"builtins"`` wraps ``builtins.__import__`` for
+the whole process, since code that already exists must see it too.
+"""
+
+import builtins
+import contextlib
+import importlib.machinery
+import os
+import sys
+
+from tf1mem.compat.runtime import imports
+from tf1mem.compat.runtime import state as state_lib
+from tf1mem.compat.runtime.usercode import is_user_file
+
+__all__ = ["install_import_hook", "install_module_hook", "user_globals"]
+
+
+def install_import_hook(state):
+    """``import_hook="builtins"``: every import statement in the process is hooked."""
+    original = builtins.__import__
+    tf1mem_import = imports.tf1_import(state, original, check_caller=True)
+    builtins.__import__ = tf1mem_import
+
+    def restore():
+        if builtins.__import__ is tf1mem_import:
+            builtins.__import__ = original
+        # else: someone wrapped our hook; it turns pass-through once state_lib.current changes.
+
+    state.undo.append(restore)
+
+
+class _UserBuiltins(dict):
+    """The builtins of user code under ``import_hook="modules"``.
+
+    Holds only ``__import__`` (the TF1-aware one); every other name is looked up
+    live in the real builtins, so what a program adds there later (``gettext``'s
+    ``_``, say) is seen as usual.
+    """
+
+    def __missing__(self, key):
+        return builtins.__dict__[key]
+
+
+class _UserSourceLoader(importlib.machinery.SourceFileLoader):
+    """A user module's loader: the module runs with :class:`_UserBuiltins`.
+
+    Subclassed per install with the class attribute ``tf1mem_builtins`` set.
+    """
+
+    tf1mem_builtins = None
+
+    def exec_module(self, module):
+        module.__dict__["__builtins__"] = self.tf1mem_builtins
+        super().exec_module(module)
+
+
+class _UserSourcelessLoader(importlib.machinery.SourcelessFileLoader):
+    """As :class:`_UserSourceLoader`, for a user module shipped as ``.pyc`` only."""
+
+    tf1mem_builtins = None
+
+    def exec_module(self, module):
+        module.__dict__["__builtins__"] = self.tf1mem_builtins
+        super().exec_module(module)
+
+
+class _UserFileFinder(importlib.machinery.FileFinder):
+    """The finder of one user folder (a ``sys.path`` entry or a package's)."""
+
+
+def install_module_hook(state):
+    """``import_hook="modules"``: only user modules get the TF1-aware ``__import__``.
+
+    The decision is made once per folder, by a ``sys.path_hooks`` entry: a folder
+    outside the library folders gets a finder whose loaders run its modules with
+    :class:`_UserBuiltins`; any other folder is declined, and Python's own finder
+    serves it, so library imports run exactly as without the shim. The builtins of
+    the ``__main__`` code come from :func:`user_globals`.
+    """
+    hook = imports.tf1_import(state, builtins.__import__, check_caller=False)
+    state.user_builtins = _UserBuiltins(__import__=hook)
+    namespace = {"tf1mem_builtins": state.user_builtins}
+    loaders = (
+        (type("UserSourceLoader", (_UserSourceLoader,), namespace),
+         importlib.machinery.SOURCE_SUFFIXES),
+        (type("UserSourcelessLoader", (_UserSourcelessLoader,), namespace),
+         importlib.machinery.BYTECODE_SUFFIXES),
+        (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
+    )
+
+    def user_folder_hook(path):
+        folder = path or os.getcwd()
+        if state_lib.current is not state or not os.path.isdir(folder) \
+                or not is_user_file(os.path.join(folder, "__init__.py")):
+            raise ImportError("not a user folder: Python's own finder serves it")
+        return _UserFileFinder(path, *loaders)
+
+    # Folders already served by Python's finder would keep it: forget those that are
+    # the user's, so that the next import from them comes through the hook.
+    forgotten = {}
+    for key, finder in list(sys.path_importer_cache.items()):
+        if type(finder) is importlib.machinery.FileFinder and is_user_file(
+                os.path.join(key or os.getcwd(), "__init__.py")):
+            forgotten[key] = sys.path_importer_cache.pop(key)
+    sys.path_hooks.insert(0, user_folder_hook)
+
+    def restore():
+        with contextlib.suppress(ValueError):
+            sys.path_hooks.remove(user_folder_hook)
+        for key, finder in list(sys.path_importer_cache.items()):
+            if isinstance(finder, _UserFileFinder):
+                del sys.path_importer_cache[key]
+        for key, finder in forgotten.items():
+            sys.path_importer_cache.setdefault(key, finder)
+
+    state.undo.append(restore)
+
+
+def user_globals():
+    """Globals to run ``__main__`` code with under ``import_hook="modules"``.
+
+    Returns:
+      ``{"__builtins__": ...}`` for ``runpy``'s ``init_globals``; ``{}`` when the
+      shim is not installed, or installed with the process-wide hook.
+    """
+    with state_lib.LOCK:
+        if state_lib.current is None or state_lib.current.user_builtins is None:
+            return {}
+        return {"__builtins__": state_lib.current.user_builtins}
