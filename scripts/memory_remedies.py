@@ -1,7 +1,7 @@
 """The article's remedies, measured: batch halving, float16/bfloat16, a narrower model.
 
 For each configuration of the MLP (784 -> hidden -> 10): the per-device peak of one
-training step (tf1mem.observe.memory.measure_step), then a short training run on real
+training step (tf1mem.observe.step_memory.measure_step), then a short training run on real
 MNIST and its test accuracy. Then the article's example 2, measured per task against one
 device (``python -m tf1mem.memory split``, in its own process). Prints Markdown tables and
 writes the first as CSV. Usage:
@@ -23,7 +23,7 @@ import numpy as np
 
 from tf1mem import _atomic, models
 from tf1mem.data import input_data
-from tf1mem.observe import memory
+from tf1mem.observe import step_memory, text
 
 CONFIGS = [  # (remedy, batch, dtype, hidden)
     ("baseline", 512, "float32", 512),
@@ -47,9 +47,9 @@ def run(mnist, batch, dtype, hidden, steps):
     with v1.Session(graph=graph) as sess:
         sess.run(init)
         xs, ys = mnist.train.next_batch(batch)
-        peak = memory.measure_step(sess, net.train_op, {net.x: xs.astype(cast),
-                                                        net.y: ys.astype(cast)},
-                                   steps=2).peak_bytes
+        peak = step_memory.measure_step(sess, net.train_op, {net.x: xs.astype(cast),
+                                                             net.y: ys.astype(cast)},
+                                        steps=2).peak_bytes
         start = time.perf_counter()
         for _ in range(steps):
             xs, ys = mnist.train.next_batch(batch)
@@ -70,18 +70,18 @@ def split_table(batch=1000):
     (one,) = data["one_device"]["devices"].values()
     lines = ["| placement | device | peak | persistent | activations | temporaries | "
              "vs one device |", "|---|---|---|---|---|---|---|"]
-    labels = memory.device_labels(data["split"]["devices"])
+    labels = text.device_labels(data["split"]["devices"])
     for name, dev in data["split"]["devices"].items():
         lines.append(f"| example 2, two tasks | {labels[name]} | "
-                     f"{memory.format_bytes(dev['peak_bytes'])} | "
-                     f"{memory.format_bytes(dev['persistent_bytes'])} | "
-                     f"{memory.format_bytes(dev['activation_bytes'])} | "
-                     f"{memory.format_bytes(dev['temporary_bytes'])} | "
+                     f"{text.format_bytes(dev['peak_bytes'])} | "
+                     f"{text.format_bytes(dev['persistent_bytes'])} | "
+                     f"{text.format_bytes(dev['activation_bytes'])} | "
+                     f"{text.format_bytes(dev['temporary_bytes'])} | "
                      f"{dev['peak_bytes'] / one['peak_bytes']:.2f}x |")
-    lines.append(f"| one device | CPU:0 | {memory.format_bytes(one['peak_bytes'])} | "
-                 f"{memory.format_bytes(one['persistent_bytes'])} | "
-                 f"{memory.format_bytes(one['activation_bytes'])} | "
-                 f"{memory.format_bytes(one['temporary_bytes'])} | 1.00x |")
+    lines.append(f"| one device | CPU:0 | {text.format_bytes(one['peak_bytes'])} | "
+                 f"{text.format_bytes(one['persistent_bytes'])} | "
+                 f"{text.format_bytes(one['activation_bytes'])} | "
+                 f"{text.format_bytes(one['temporary_bytes'])} | 1.00x |")
     return lines
 
 
@@ -101,7 +101,7 @@ def main():
     for name, batch, dtype, hidden in CONFIGS:
         mnist = input_data.read_data_sets(args.data_dir, one_hot=True, seed=1)
         peak, acc, seconds = run(mnist, batch, dtype, hidden, args.steps)
-        print(f"| {name} | {batch} | {dtype} | {hidden} | {memory.format_bytes(peak)} | "
+        print(f"| {name} | {batch} | {dtype} | {hidden} | {text.format_bytes(peak)} | "
               f"{acc:.4f} | {seconds:.1f} |", flush=True)
         writer.writerow([name, batch, dtype, hidden, peak, f"{acc:.4f}", f"{seconds:.2f}",
                          args.steps])

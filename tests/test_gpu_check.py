@@ -73,6 +73,7 @@ def test_the_fit_check_reads_an_answer_confirmed_under_the_cap(monkeypatch, tmp_
     # line it looks for is fit's own (here fit runs on a fake GPU whose peak is linear).
     from tests.test_memory_command import FIT_MLP, _LinearDevice, _sweep_csv
     from tf1mem import memory as memory_cmd
+    from tf1mem.observe import sweep
 
     gpu_check = _load_script()
     path = _sweep_csv(monkeypatch, tmp_path)
@@ -81,7 +82,7 @@ def test_the_fit_check_reads_an_answer_confirmed_under_the_cap(monkeypatch, tmp_
     match = gpu_check.FIT_ANSWER.search(out)
     assert match and f"answer: batch {match.group(1)} " in out, out
     # Where the allocator cannot be capped (the CPU's default), the check must not pass.
-    monkeypatch.setattr(memory_cmd, "_measure_subprocess", _LinearDevice("/device:CPU:0"))
+    monkeypatch.setattr(sweep, "measure_point", _LinearDevice("/device:CPU:0"))
     monkeypatch.delenv("TF_CPU_ALLOCATOR_USE_BFC", raising=False)
     assert memory_cmd.main(FIT_MLP) == 0
     assert gpu_check.FIT_ANSWER.search(capsys.readouterr().out) is None

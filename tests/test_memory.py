@@ -12,7 +12,7 @@ import pytest
 from tests import _subproc
 from tf1mem import models
 from tf1mem.errors import UsageError
-from tf1mem.observe import memory
+from tf1mem.observe import batch_model, step_memory, text
 
 F32 = 4
 
@@ -29,7 +29,7 @@ def _measure(model, batch, hidden=256, dtype="float32", steps=2):
         sess.run(init)
         np_dtype = net.x.dtype.as_numpy_dtype
         feed = {net.x: np.ones((batch, 784), np_dtype), net.y: np.ones((batch, 10), np_dtype)}
-        result = memory.measure_step(sess, net.train_op, feed, steps=steps, batch_size=batch)
+        result = step_memory.measure_step(sess, net.train_op, feed, steps=steps, batch_size=batch)
     (device,) = result.devices.values()
     return device
 
@@ -73,7 +73,7 @@ def test_mlp_parts_match_the_analytic_count(hidden, batch):
 def test_peak_grows_linearly_with_batch(model):
     batches = [1000, 2000, 4000, 8000]
     peaks = [_measure(model, b).peak_bytes for b in batches]
-    intercept, slope = memory.fit_linear(zip(batches, peaks))
+    intercept, slope = batch_model.fit_linear(zip(batches, peaks))
     for b, peak in zip(batches, peaks):
         _within(peak, intercept + slope * b, 0.05)
     per_example = {"softmax": F32 * 31, "mlp": 2 * F32 * 256}[model]
@@ -81,25 +81,25 @@ def test_peak_grows_linearly_with_batch(model):
 
 
 def test_parse_bytes_units_and_errors():
-    assert memory.parse_bytes("512MiB") == 512 * 2**20
-    assert memory.parse_bytes("1.5GB") == 1_500_000_000
-    assert memory.parse_bytes("2kib") == 2048
-    assert memory.parse_bytes("300000") == 300000
+    assert text.parse_bytes("512MiB") == 512 * 2**20
+    assert text.parse_bytes("1.5GB") == 1_500_000_000
+    assert text.parse_bytes("2kib") == 2048
+    assert text.parse_bytes("300000") == 300000
     for bad in ("", "12 parsecs", "-1MiB", "0", "MiB"):
         with pytest.raises(UsageError, match=repr(bad).replace("\\", "\\\\")
                            .replace("(", r"\(").replace(")", r"\)")):
-            memory.parse_bytes(bad)
+            text.parse_bytes(bad)
 
 
 def test_fit_and_largest_batch():
-    intercept, slope = memory.fit_linear([(100, 1000 + 100 * 50), (300, 1000 + 300 * 50)])
+    intercept, slope = batch_model.fit_linear([(100, 1000 + 100 * 50), (300, 1000 + 300 * 50)])
     assert intercept == pytest.approx(1000) and slope == pytest.approx(50)
-    assert memory.largest_batch(intercept, slope, 1000 + 50 * 77 + 49) == 77
-    assert memory.largest_batch(intercept, slope, 500) == 0
+    assert batch_model.largest_batch(intercept, slope, 1000 + 50 * 77 + 49) == 77
+    assert batch_model.largest_batch(intercept, slope, 500) == 0
     with pytest.raises(ValueError, match="two distinct"):
-        memory.fit_linear([(1, 5), (1, 6)])
+        batch_model.fit_linear([(1, 5), (1, 6)])
     with pytest.raises(ValueError, match="does not grow"):
-        memory.largest_batch(10, 0.0, 100)
+        batch_model.largest_batch(10, 0.0, 100)
 
 
 @pytest.mark.slow
@@ -107,14 +107,14 @@ def test_allocator_peak_cross_checks_the_sweep_under_cpu_bfc(tmp_path):
     """With TF_CPU_ALLOCATOR_USE_BFC=1 the allocator's own peak agrees with the sweep."""
     code = (
         "import json, numpy as np, tensorflow as tf\n"
-        "from tf1mem import models\nfrom tf1mem.observe import memory\n"
+        "from tf1mem import models\nfrom tf1mem.observe import step_memory\n"
         "v1 = tf.compat.v1\ng = tf.Graph()\n"
         "with g.as_default():\n"
         "    net = models.train_graph('mlp', hidden=512)\n"
         "    init = v1.global_variables_initializer()\n"
         "s = v1.Session(graph=g); s.run(init)\n"
         "B = 4000\n"
-        "r = memory.measure_step(s, net.train_op, {net.x: np.ones((B, 784), np.float32),"
+        "r = step_memory.measure_step(s, net.train_op, {net.x: np.ones((B, 784), np.float32),"
         " net.y: np.ones((B, 10), np.float32)}, batch_size=B)\n"
         "(d,) = r.devices.values()\n"
         "print(json.dumps([d.peak_bytes, d.allocator_peak_bytes]))\n")
@@ -159,9 +159,9 @@ def test_a_gpu_peak_counts_the_fed_arrays_copied_into_it():
         metadata = v1.RunMetadata()
         sess.run(net.train_op, feed, options=v1.RunOptions(trace_level=v1.RunOptions.FULL_TRACE),
                  run_metadata=metadata)
-    on_cpu = memory.step_memory(metadata, graph, batch)
+    on_cpu = step_memory.step_memory(metadata, graph, batch)
     (cpu,) = on_cpu.devices.values()
-    split = memory.step_memory(_as_if_on_a_gpu(metadata), graph, batch)
+    split = step_memory.step_memory(_as_if_on_a_gpu(metadata), graph, batch)
     host, gpu = (split.devices[name] for name in sorted(split.devices))
     assert "CPU:0" in host.device and "GPU:0" in gpu.device
     assert cpu.fed_copy_bytes == 0 and host.fed_copy_bytes == 0
@@ -171,10 +171,10 @@ def test_a_gpu_peak_counts_the_fed_arrays_copied_into_it():
     copies = {t.node: t for t in gpu.top if t.kind == "fed"}
     assert copies[net.x.op.name].bytes == F32 * batch * 784
     assert copies[net.x.op.name].device == gpu.device
-    table = memory.format_table(split)
-    assert f"GPU:0's peak includes {memory.format_bytes(gpu.fed_copy_bytes)} of fed arrays" \
+    table = step_memory.format_table(split)
+    assert f"GPU:0's peak includes {text.format_bytes(gpu.fed_copy_bytes)} of fed arrays" \
         in table
     # Without the graph nothing says which nodes read which feed: no copies counted.
-    (bare_gpu,) = [d for d in memory.step_memory(metadata).devices.values()
+    (bare_gpu,) = [d for d in step_memory.step_memory(metadata).devices.values()
                    if "GPU" in d.device]
     assert bare_gpu.fed_copy_bytes == 0

@@ -9,7 +9,7 @@ import pytest
 
 from tests import _subproc
 from tf1mem import memory as memory_cmd
-from tf1mem.observe import memory
+from tf1mem.observe import fit, sweep, text
 
 MLP = ["--model", "mlp", "--hidden", "256", "--steps", "2"]
 
@@ -37,10 +37,10 @@ def test_sweep_writes_table_csv_and_png(tmp_path):
     with csv_path.open() as f:
         rows = list(csv.DictReader(f))
     assert [int(r["batch_size"]) for r in rows] == [512, 2048]
-    assert tuple(rows[0]) == memory_cmd._SWEEP_COLUMNS
+    assert tuple(rows[0]) == sweep.SWEEP_COLUMNS
     assert int(rows[1]["peak_bytes"]) > int(rows[0]["peak_bytes"])
     for r in rows:  # the table shows what the CSV holds
-        assert re.search(rf"^{r['batch_size']}\s+{re.escape(memory.format_bytes(int(r['peak_bytes'])))}",
+        assert re.search(rf"^{r['batch_size']}\s+{re.escape(text.format_bytes(int(r['peak_bytes'])))}",
                          proc.stdout, re.M), proc.stdout
     try:
         import matplotlib  # noqa: F401
@@ -64,7 +64,7 @@ def test_fit_finds_the_largest_batch_within_a_measured_budget():
     assert abs(answer - 3000) <= 30, proc.stdout
     assert len(trials) <= 6, proc.stdout
     naive = int(re.search(r"would take (\d+) trials", proc.stdout).group(1))
-    assert naive == memory_cmd.doubling_bisection_trials(answer) > len(trials)
+    assert naive == fit.doubling_bisection_trials(answer) > len(trials)
 
 
 @pytest.mark.slow
@@ -110,18 +110,17 @@ class _CappedRuns:
         assert capped
         self.batches.append(batch)
         if batch > self.fits:
-            return memory_cmd._Point(batch, {}, None, error="exit 1", out_of_memory=True)
-        return memory_cmd._Point(batch, {"/device:GPU:0": 100 + batch}, 0.01)
+            return sweep.Point(batch, {}, None, error="exit 1", out_of_memory=True)
+        return sweep.Point(batch, {"/device:GPU:0": 100 + batch}, 0.01)
 
 
 def _probes():
-    return [memory_cmd._Point(b, {"/device:GPU:0": 100 + b}, 0.01) for b in (256, 1024)]
+    return [sweep.Point(b, {"/device:GPU:0": 100 + b}, 0.01) for b in (256, 1024)]
 
 
 def test_a_capped_run_killed_by_a_signal_did_not_run_in_that_memory(monkeypatch):
     # TensorFlow 2.21 died of SIGSEGV instead of raising ResourceExhaustedError for
     # the MLP at batch 40000 under a 32 MiB cap: the batch does not run there.
-    import argparse
     import subprocess
 
     def killed(args, **kw):
@@ -129,13 +128,13 @@ def test_a_capped_run_killed_by_a_signal_did_not_run_in_that_memory(monkeypatch)
         return subprocess.CompletedProcess(args, -11, "", "Fatal Python error: "
                                            "Segmentation fault\n")
 
-    monkeypatch.setattr(memory_cmd.subprocess, "run", killed)
-    ns = argparse.Namespace(model="mlp", hidden=256, dtype="float32", steps=1)
-    point = memory_cmd._measure_subprocess(ns, 40000, 32 * 2**20)
+    monkeypatch.setattr(sweep.subprocess, "run", killed)
+    spec = sweep.ModelSpec(model="mlp", hidden=256, dtype="float32", steps=1)
+    point = sweep.measure_point(spec, 40000, 32 * 2**20)
     assert point.out_of_memory and point.error.startswith("killed by signal 11")
-    monkeypatch.setattr(memory_cmd.subprocess, "run", lambda args, **kw:
+    monkeypatch.setattr(sweep.subprocess, "run", lambda args, **kw:
                         subprocess.CompletedProcess(args, -11, "", "crash\n"))
-    uncapped = memory_cmd._measure_subprocess(ns, 40000)
+    uncapped = sweep.measure_point(spec, 40000)
     assert not uncapped.out_of_memory and uncapped.error.startswith("killed by signal 11")
 
 
@@ -144,7 +143,7 @@ def test_fit_confirmation_under_the_cap_steps_down_to_what_runs():
     # a GPU capped at 256 MiB. The confirmation must then find, under the cap, the
     # largest batch that runs, to within 1%, in a handful of runs.
     runs = _CappedRuns(fits=20500)
-    answer, point = memory_cmd._confirm_under_cap(22064, _probes(), 10**9, runs)
+    answer, point = fit.confirm_under_cap(22064, _probes(), 10**9, runs)
     assert runs.batches[:2] == [22064, 19857]  # the answer, then 10% less
     assert 20500 - 205 <= answer <= 20500 and point.batch_size == answer
     assert all(b <= 20500 for b in runs.batches if b == answer)
@@ -153,20 +152,20 @@ def test_fit_confirmation_under_the_cap_steps_down_to_what_runs():
 
 def test_fit_confirmation_keeps_an_answer_that_runs_under_the_cap():
     runs = _CappedRuns(fits=30000)
-    assert memory_cmd._confirm_under_cap(22064, _probes(), 10**9, runs)[0] == 22064
+    assert fit.confirm_under_cap(22064, _probes(), 10**9, runs)[0] == 22064
     assert runs.batches == [22064]
 
 
 def test_fit_confirmation_far_off_bisects_from_the_smallest_probe():
     runs = _CappedRuns(fits=3000)
-    answer, _ = memory_cmd._confirm_under_cap(22064, _probes(), 10**9, runs)
+    answer, _ = fit.confirm_under_cap(22064, _probes(), 10**9, runs)
     assert runs.batches[:3] == [22064, 19857, 256]
     assert 3000 - 30 <= answer <= 3000
 
 
 def test_fit_confirmation_gives_up_clearly_when_nothing_runs_under_the_cap():
     with pytest.raises(memory_cmd.errors.Error, match="even batch 256 does not run"):
-        memory_cmd._confirm_under_cap(22064, _probes(), 10**9, _CappedRuns(fits=100))
+        fit.confirm_under_cap(22064, _probes(), 10**9, _CappedRuns(fits=100))
 
 
 def test_sweep_leaves_out_a_device_that_held_nothing(monkeypatch, tmp_path, capsys):
@@ -175,8 +174,8 @@ def test_sweep_leaves_out_a_device_that_held_nothing(monkeypatch, tmp_path, caps
     import argparse
 
     gpu, cpu = "/device:GPU:0", "/device:CPU:0"
-    monkeypatch.setattr(memory_cmd, "_measure_subprocess", lambda ns, batch, limit=None:
-                        memory_cmd._Point(batch, {cpu: 0, gpu: 1000 * batch}, 0.01))
+    monkeypatch.setattr(sweep, "measure_point", lambda ns, batch, limit=None:
+                        sweep.Point(batch, {cpu: 0, gpu: 1000 * batch}, 0.01))
     ns = argparse.Namespace(model="mlp", hidden=8, dtype="float32", steps=1,
                             batch_sizes=(2, 4), csv=str(tmp_path / "s.csv"),
                             png=str(tmp_path / "s.png"), progress=False)
@@ -187,7 +186,7 @@ def test_sweep_leaves_out_a_device_that_held_nothing(monkeypatch, tmp_path, caps
 
 
 class _LinearDevice:
-    """A fake ``_measure_subprocess``: the peak on ``device`` is linear in the batch;
+    """A fake ``sweep.measure_point``: the peak on ``device`` is linear in the batch;
     under a cap, a batch runs if its peak is within the cap."""
 
     def __init__(self, device="/device:GPU:0", base=3_000_000, per_example=11_000):
@@ -198,15 +197,15 @@ class _LinearDevice:
         self.calls.append((batch, limit))
         peak = self.base + self.per_example * batch
         if limit is not None and peak > limit:
-            return memory_cmd._Point(batch, {}, None, error="exit 1", out_of_memory=True)
-        return memory_cmd._Point(batch, {self.device: peak}, 0.001 * batch / 1000,
-                                 allocator_peaks={self.device: peak + 4096})
+            return sweep.Point(batch, {}, None, error="exit 1", out_of_memory=True)
+        return sweep.Point(batch, {self.device: peak}, 0.001 * batch / 1000,
+                           allocator_peaks={self.device: peak + 4096})
 
 
 def _sweep_csv(monkeypatch, tmp_path, hidden=1024, batches=(256, 1024, 4096)):
     import argparse
 
-    monkeypatch.setattr(memory_cmd, "_measure_subprocess", _LinearDevice())
+    monkeypatch.setattr(sweep, "measure_point", _LinearDevice())
     ns = argparse.Namespace(model="mlp", hidden=hidden, dtype="float32", steps=1,
                             batch_sizes=batches, csv=str(tmp_path / "sweep.csv"),
                             png=str(tmp_path / "sweep.png"), progress=False)
@@ -230,7 +229,7 @@ def test_fit_from_a_sweep_measures_only_what_the_sweep_did_not(monkeypatch, tmp_
     # its linear model through 1024 and 4096 lands on the answer at once.
     path = _sweep_csv(monkeypatch, tmp_path)
     device = _LinearDevice()
-    monkeypatch.setattr(memory_cmd, "_measure_subprocess", device)
+    monkeypatch.setattr(sweep, "measure_point", device)
     assert memory_cmd.main([*FIT_MLP, "--from-sweep", path]) == 0
     out = capsys.readouterr().out
     usable = int(256 * 2**20 * 0.95)
@@ -244,7 +243,7 @@ def test_fit_from_a_sweep_measures_only_what_the_sweep_did_not(monkeypatch, tmp_
 def test_fit_from_a_sweep_of_one_point_measures_a_probe(monkeypatch, tmp_path, capsys):
     path = _sweep_csv(monkeypatch, tmp_path, batches=(4096,))
     device = _LinearDevice()
-    monkeypatch.setattr(memory_cmd, "_measure_subprocess", device)
+    monkeypatch.setattr(sweep, "measure_point", device)
     assert memory_cmd.main([*FIT_MLP, "--from-sweep", path]) == 0
     assert device.calls[0] == (256, None)  # one probe, below the sweep's point
     assert [b for b, _ in device.calls].count(4096) == 0
@@ -253,7 +252,7 @@ def test_fit_from_a_sweep_of_one_point_measures_a_probe(monkeypatch, tmp_path, c
 def test_fit_from_a_sweep_of_another_model_is_refused(monkeypatch, tmp_path, capsys):
     path = _sweep_csv(monkeypatch, tmp_path, hidden=256)
     device = _LinearDevice()
-    monkeypatch.setattr(memory_cmd, "_measure_subprocess", device)
+    monkeypatch.setattr(sweep, "measure_point", device)
     assert memory_cmd.main([*FIT_MLP, "--from-sweep", path]) == 2
     err = capsys.readouterr().err
     assert f"--from-sweep {path!r} holds mlp (float32, hidden 256), not mlp (float32, " \
@@ -264,7 +263,7 @@ def test_fit_from_a_sweep_of_another_model_is_refused(monkeypatch, tmp_path, cap
 def test_fit_from_a_sweep_on_another_device_is_refused(monkeypatch, tmp_path, capsys):
     # The sweep ran on a GPU; here the model runs on the CPU: its points do not apply.
     path = _sweep_csv(monkeypatch, tmp_path, batches=(256, 1024))
-    monkeypatch.setattr(memory_cmd, "_measure_subprocess", _LinearDevice("/device:CPU:0"))
+    monkeypatch.setattr(sweep, "measure_point", _LinearDevice("/device:CPU:0"))
     assert memory_cmd.main([*FIT_MLP, "--from-sweep", path]) == 2
     err = capsys.readouterr().err
     assert "measured the model on GPU:0, but here it runs on CPU:0" in err
@@ -294,11 +293,11 @@ def test_fit_bisects_where_memory_steps_instead_of_growing_linearly(monkeypatch,
     def stepped(ns, batch, limit=None):
         calls.append(batch)
         peak = 1_000_000 + 2048 * batch
-        return memory_cmd._Point(batch, {"/device:CPU:0": peak if batch <= 16384 else 2 * peak},
-                                 0.01)
+        return sweep.Point(batch, {"/device:CPU:0": peak if batch <= 16384 else 2 * peak},
+                           0.01)
 
     calls = []
-    monkeypatch.setattr(memory_cmd, "_measure_subprocess", stepped)
+    monkeypatch.setattr(sweep, "measure_point", stepped)
     monkeypatch.delenv("TF_CPU_ALLOCATOR_USE_BFC", raising=False)
     assert memory_cmd.main(["fit", "--model", "mlp", "--hidden", "256", "--budget", "64MiB",
                             "--no-progress"]) == 0
@@ -317,13 +316,13 @@ def test_fit_goes_on_predicting_when_a_guess_lands_just_over(monkeypatch, capsys
     def noisy(ns, batch, limit=None):
         calls.append(batch)
         peak = peak_at(batch) + (64 if batch == 3000 else 0)
-        return memory_cmd._Point(batch, {"/device:CPU:0": peak}, 0.01)
+        return sweep.Point(batch, {"/device:CPU:0": peak}, 0.01)
 
     def peak_at(batch):
         return 1_000_000 + 2000 * batch + 500 * max(0, batch - 1024)
 
     calls = []
-    monkeypatch.setattr(memory_cmd, "_measure_subprocess", noisy)
+    monkeypatch.setattr(sweep, "measure_point", noisy)
     monkeypatch.delenv("TF_CPU_ALLOCATOR_USE_BFC", raising=False)
     assert memory_cmd.main(["fit", "--budget", str(peak_at(3000)), "--margin", "0",
                             "--no-progress"]) == 0
@@ -333,8 +332,8 @@ def test_fit_goes_on_predicting_when_a_guess_lands_just_over(monkeypatch, capsys
 
 def test_doubling_bisection_count():
     # 1,2,4,8 fit; 16 fails; bisect 8..16: 12 fails, 10 fits, 11 fails -> 8 trials.
-    assert memory_cmd.doubling_bisection_trials(10) == 8
-    assert memory_cmd.doubling_bisection_trials(1) == 2
+    assert fit.doubling_bisection_trials(10) == 8
+    assert fit.doubling_bisection_trials(1) == 2
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -424,8 +423,8 @@ def test_split_puts_less_on_each_task_than_on_one_device():
 
 def test_device_labels_tell_tasks_apart():
     # The table must tell the two tasks' CPUs apart (both are "CPU:0").
-    labels = memory.device_labels(["/job:local/replica:0/task:0/device:CPU:0",
-                                   "/job:local/replica:0/task:1/device:CPU:0"])
+    labels = text.device_labels(["/job:local/replica:0/task:0/device:CPU:0",
+                                 "/job:local/replica:0/task:1/device:CPU:0"])
     assert sorted(labels.values()) == ["local:task0/CPU:0", "local:task1/CPU:0"]
-    assert memory.device_labels(["/job:localhost/replica:0/task:0/device:CPU:0"]) == {
+    assert text.device_labels(["/job:localhost/replica:0/task:0/device:CPU:0"]) == {
         "/job:localhost/replica:0/task:0/device:CPU:0": "CPU:0"}

@@ -33,7 +33,7 @@ def test_memory_log_peak_agrees_with_measure_step_and_the_analytic_count():
     import tensorflow as tf
 
     from tf1mem.compat.runtime import session_hooks
-    from tf1mem.observe import memory, run_memory
+    from tf1mem.observe import run_memory, step_memory
 
     v1 = tf.compat.v1
     batch, k, n = 256, 784, 1000
@@ -51,7 +51,7 @@ def test_memory_log_peak_agrees_with_measure_step_and_the_analytic_count():
         with v1.Session(graph=graph) as sess:
             sess.run(init)
             values = [sess.run(total, feed_dict=feed) for _ in range(3)]
-            measured = memory.measure_step(sess, total, feed, steps=2)
+            measured = step_memory.measure_step(sess, total, feed, steps=2)
     finally:
         hooks.uninstall()
     assert values[0] == values[2] == batch * k * n

@@ -170,12 +170,12 @@ def _run(opts: TrainOptions) -> int:
 
 def _explain_oom(exc, batch_size) -> None:
     """Prints the short out-of-memory table; TF's full report goes to a file."""
-    from tf1mem.observe import memory
+    from tf1mem.observe import caps, oom
 
     graph = getattr(getattr(exc, "op", None), "graph", None)
-    device = memory.explain_oom(exc).device
-    limit = memory.device_memory_limit(None, device) if device else None
-    print("tf1mem.train: out of memory\n" + memory.describe_oom(exc, graph, batch_size, limit),
+    device = oom.explain_oom(exc).device
+    limit = caps.device_memory_limit(None, device) if device else None
+    print("tf1mem.train: out of memory\n" + oom.describe_oom(exc, graph, batch_size, limit),
           file=sys.stderr)
 
 

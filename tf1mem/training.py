@@ -89,7 +89,7 @@ def _oom_options():
     """RunOptions asking TF to list the live tensors should a step run out of memory.
 
     ``python -m tf1mem.train`` turns that list into a short table
-    (:func:`tf1mem.observe.memory.explain_oom`). The exact loop asks on every run (no
+    (:func:`tf1mem.observe.oom.explain_oom`). The exact loop asks on every run (no
     cost measured there); the fast loop only when it runs a chunk again after one ran
     out, since the tracking slows its in-graph loop by half or more.
     """

@@ -1,12 +1,16 @@
 """The session options: one record per option, and what is derived from the records.
 
 Each :class:`Option` carries everything tf1mem knows about one ``ConfigProto`` field:
-the field (and whether it lives in ``gpu_options``), its environment variable, its
-command-line flag, its validator and text parser (through its :class:`_Kind`), its
-help text and what TensorFlow does when it is unset. :data:`OPTIONS` is the table;
-:class:`SessionOptions`, the flags, the environment reading and
-:func:`tf1mem.config.describe_config` are all derived from it, so a new option is one
-entry here.
+the field (and whether it lives in ``gpu_options``; :meth:`Option.read` and
+:meth:`Option.write` follow it), its environment variable, its command-line flag, its
+validator and text parser (through its :class:`_Kind`), its help text and what
+TensorFlow does when it is unset. :data:`OPTIONS` is the table; :class:`SessionOptions`
+(with its ``to_config``), the flags, the environment reading and
+:mod:`tf1mem.config.proto`'s build, merge and describe all derive from it, so a new
+option is one entry here.
+
+A leaf of the wing: this module imports no other ``tf1mem.config`` module
+(:mod:`~tf1mem.config.proto` and :mod:`~tf1mem.config.registry` import it).
 """
 
 import argparse
@@ -17,6 +21,7 @@ import os
 from collections.abc import Mapping
 from typing import Callable, Optional
 
+from tf1mem import _tf
 from tf1mem.errors import ConfigError
 
 __all__ = [
@@ -211,6 +216,14 @@ class Option:
         """Returns the value that ``text`` (an env variable or flag) stands for."""
         return self.kind.parse(text, label)
 
+    def read(self, config):
+        """Returns the option's field in ``config``, a ``tf.compat.v1.ConfigProto``."""
+        return getattr(config.gpu_options if self.gpu else config, self.name)
+
+    def write(self, config, value):
+        """Sets the option's field in ``config``, a ``tf.compat.v1.ConfigProto``."""
+        setattr(config.gpu_options if self.gpu else config, self.name, value)
+
 
 # The table. Order matters: it is the order of describe_config()'s lines and of the flags.
 OPTIONS = (
@@ -291,9 +304,10 @@ def _overridden_by(self, other):
 
 def _to_config(self):
     """Returns a new ``tf.compat.v1.ConfigProto`` with the set options."""
-    from tf1mem.config import proto
-
-    return proto.merge_config(None, self)
+    config = _tf.v1().ConfigProto()
+    for name, value in self.as_dict().items():
+        BY_NAME[name].write(config, value)
+    return config
 
 
 SessionOptions = dataclasses.make_dataclass(

@@ -43,15 +43,6 @@ def check_config(config, label):
     return config
 
 
-def get_field(config, name):
-    """The value of option ``name`` in ``config``."""
-    return getattr(config.gpu_options if BY_NAME[name].gpu else config, name)
-
-
-def _set_field(config, name, value):
-    setattr(config.gpu_options if BY_NAME[name].gpu else config, name, value)
-
-
 def session_config(*, use_env=True, environ=None, **options):
     """Returns a new ``tf.compat.v1.ConfigProto`` with only the options asked for.
 
@@ -105,7 +96,7 @@ def explicit_options(config):
     check_config(config, "config")
     found = {}
     for name in OPTION_NAMES:
-        value = get_field(config, name)
+        value = BY_NAME[name].read(config)
         if value:  # False, 0, 0.0 and "" are the proto3 defaults
             found[name] = value
     return found
@@ -147,7 +138,7 @@ def merge_config(base, options=None, *, force=False, **option_kwargs):
     for name, value in merged_options.as_dict().items():
         if name in base_set and not force:
             continue
-        _set_field(merged, name, value)
+        BY_NAME[name].write(merged, value)
     return merged
 
 
@@ -193,7 +184,7 @@ def describe_config(config, *, environ=None, gpu_present=None):
     lines = []
     for option in OPTIONS:
         name = option.name
-        value = get_field(config, name)
+        value = option.read(config)
         notes = []
         if name == "allow_growth" and forced is not None:
             if forced != bool(value):

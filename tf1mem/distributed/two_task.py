@@ -146,7 +146,7 @@ class SplitMemory:
       ports: the two tasks' ports.
     """
 
-    split: object  # tf1mem.observe.memory.StepMemory
+    split: object  # tf1mem.observe.step_memory.StepMemory
     one_device: object
     ports: Tuple[int, int]
 
@@ -163,7 +163,7 @@ def measure_split(partition_size: int = 1000, *, port_base: int = 0,
     The remedy the article's example 2 stands for is splitting a model so that no
     one device holds all of it. This builds example 2's graph on two in-process
     gRPC tasks (as :func:`run_two_task`), measures its step with
-    :func:`tf1mem.observe.memory.measure_step` (each task's peak, from the step
+    :func:`tf1mem.observe.step_memory.measure_step` (each task's peak, from the step
     stats the master gathers from both workers), then the same graph in one local
     session. Inputs are random: memory does not depend on the values.
 
@@ -184,7 +184,7 @@ def measure_split(partition_size: int = 1000, *, port_base: int = 0,
     import numpy as np
     import tensorflow as tf
 
-    from tf1mem.observe import memory
+    from tf1mem.observe import step_memory
 
     if partition_size <= 0:
         raise ClusterError(f"partition_size must be positive, got {partition_size}")
@@ -211,7 +211,7 @@ def measure_split(partition_size: int = 1000, *, port_base: int = 0,
             x, y, _, train_step = _build_graph(*devices, models.LEARNING_RATE)
             with v1.Session(target) as sess:
                 sess.run(v1.global_variables_initializer())
-                results.append(memory.measure_step(sess, train_step, {x: xs, y: ys},
+                results.append(step_memory.measure_step(sess, train_step, {x: xs, y: ys},
                                                    steps=steps, batch_size=partition_size))
     return SplitMemory(split=results[0], one_device=results[1], ports=(ports[0], ports[1]))
 

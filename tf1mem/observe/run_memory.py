@@ -4,7 +4,7 @@ A label is the run's fetch names (``"train_step"``, ``"Mean:0, accuracy:0"``) in
 session. The first :data:`TRACES_PER_SHAPE` runs of each label at each distinct
 set of feed shapes are traced with ``FULL_TRACE`` (the values the script gets are
 the same; only time is spent); their step stats are swept by
-:func:`tf1mem.observe.memory.step_memory`, and each device keeps the largest peak
+:func:`tf1mem.observe.step_memory.step_memory`, and each device keeps the largest peak
 seen. The report is JSON or CSV, by the file's extension.
 
 Public API: :class:`RunMemoryLog`, :func:`check_report_path`, :func:`fetch_label`,
@@ -20,7 +20,8 @@ from typing import Dict, Optional
 
 from tf1mem import _atomic
 from tf1mem.errors import UsageError
-from tf1mem.observe import memory
+from tf1mem.observe import step_memory
+from tf1mem.observe.text import format_bytes, short_device
 
 __all__ = ["RunMemoryLog", "check_report_path", "fetch_label", "feed_batch_size",
            "REPORT_EXTENSIONS", "TRACES_PER_SHAPE"]
@@ -95,7 +96,7 @@ class _Entry:
         self.traced = 0
         self.shapes: Dict[tuple, int] = {}  # feed shapes -> traced runs
         self.batch_sizes = set()
-        self.devices: Dict[str, memory.DeviceMemory] = {}
+        self.devices: Dict[str, step_memory.DeviceMemory] = {}
 
 
 class RunMemoryLog:
@@ -127,7 +128,7 @@ class RunMemoryLog:
     def record(self, session_number, label, run_metadata, graph, feed_dict) -> None:
         """Sweeps one traced run's step stats into the label's per-device peaks."""
         batch = feed_batch_size(feed_dict)
-        step = memory.step_memory(run_metadata, graph, batch)
+        step = step_memory.step_memory(run_metadata, graph, batch)
         with self._lock:
             entry = self._entries[(session_number, label)]
             entry.traced += 1
@@ -189,11 +190,11 @@ class RunMemoryLog:
             return f"{len(labels)} session.run labels, none traced"
         peak, device, lab = best
         return (f"{len(labels)} session.run labels; largest peak "
-                f"{memory.format_bytes(peak)} on {memory.short_device(device)} in "
+                f"{format_bytes(peak)} on {short_device(device)} in "
                 f"session {lab['session']} run {lab['label']!r}")
 
 
-def _device_dict(d: memory.DeviceMemory) -> dict:
+def _device_dict(d: step_memory.DeviceMemory) -> dict:
     return {"peak_bytes": d.peak_bytes, "persistent_bytes": d.persistent_bytes,
             "activation_bytes": d.activation_bytes, "temporary_bytes": d.temporary_bytes,
             "fed_bytes": d.fed_bytes, "fed_copy_bytes": d.fed_copy_bytes,

@@ -26,7 +26,7 @@ PRELOAD = ("tf1mem.compat", "tf1mem.compat.table", "tf1mem.compat.errors",
            "tf1mem.compat.tf.examples.tutorials.mnist.mnist",
            "tf1mem.compat.runtime.session_hooks", "tf1mem.compat.runtime.op_seeds",
            "tf1mem.observe.placement", "tf1mem.compat.legacy.py2_hints",
-           "tf1mem.observe.memory", "tf1mem.observe.run_memory")
+           "tf1mem.observe.oom", "tf1mem.observe.caps", "tf1mem.observe.run_memory")
 
 
 def _user_traceback(tb, path):
@@ -56,10 +56,10 @@ def _explain_oom(exc):
     found = session_hooks.oom_context(exc)
     if found is None:
         return
-    from tf1mem.observe import memory
+    from tf1mem.observe import oom
 
     try:
-        text = memory.describe_oom(*found)
+        text = oom.describe_oom(*found)
     except Exception as err:  # the script's own failure stays what is reported
         text = f"(could not be explained: {err!r})"
     print("tf1mem.run: out of memory\n" + text, file=sys.stderr)

@@ -193,11 +193,11 @@ class SessionHooks:
         return number, label
 
     def _note_oom(self, session, exc, feed_dict):
-        from tf1mem.observe import memory, run_memory
+        from tf1mem.observe import caps, oom, run_memory
 
         try:
-            device = memory.explain_oom(exc).device
-            limit = memory.device_memory_limit(session, device) if device else None
+            device = oom.explain_oom(exc).device
+            limit = caps.device_memory_limit(session, device) if device else None
         except Exception:  # noting must never hide the script's own error
             limit = None
         try:

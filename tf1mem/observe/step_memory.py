@@ -1,7 +1,8 @@
 """What a training step costs in memory, per device, read from TensorFlow's step stats.
 
-This module owns the measurement of a graph-mode step's memory and the explanation of
-an out-of-memory error. A step run with ``RunOptions(trace_level=FULL_TRACE)``
+This module owns the measurement of a graph-mode step's memory: the records of the
+result, the sweep of a traced step's allocation events, the traced runs, and the
+result as a table. A step run with ``RunOptions(trace_level=FULL_TRACE)``
 returns, for each node, every allocation it made and when it was freed
 (``node_stats[].memory[].allocation_records``: ``+bytes`` at allocation, ``-bytes`` at
 the free) and each output's allocated bytes and buffer address. The per-device peak is
@@ -42,26 +43,25 @@ chunks); with ``TF_ENABLE_ONEDNN_OPTS=0`` and no BFC the CPU has none
 (``get_memory_info`` raises). See :func:`allocator_stats_available`.
 
 Public API: :class:`TensorRecord`, :class:`DeviceMemory`, :class:`StepMemory`,
-:func:`step_memory`, :func:`measure_step`, :func:`format_table`, :func:`parse_bytes`,
-:func:`format_bytes`, :func:`fit_linear`, :func:`largest_batch`, :class:`OomReport`,
-:func:`explain_oom`, :func:`format_oom`. Nothing here reads the command line;
-TensorFlow is imported only inside functions.
+:func:`step_memory`, :func:`measure_step`, :func:`allocator_stats_available`,
+:func:`oom_run_options`, :func:`format_table`, :func:`tensor_lines`. The
+out-of-memory explanation is :mod:`tf1mem.observe.oom`'s, the allocator's limit
+:mod:`tf1mem.observe.caps`'s. Nothing here reads the command line; TensorFlow is
+imported only inside functions.
 """
 
 import dataclasses
 import math
-import os
 import re
 import time
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from tf1mem.errors import UsageError
 from tf1mem.observe import placement
+from tf1mem.observe.text import align_rows, device_labels, format_bytes, short_device
 
 __all__ = ["TensorRecord", "DeviceMemory", "StepMemory", "step_memory", "measure_step",
-           "format_table", "parse_bytes", "format_bytes", "format_budget", "fit_linear", "largest_batch",
-           "allocator_stats_available", "device_memory_limit", "batch_upper_bound", "OomReport", "explain_oom", "format_oom",
-           "oom_run_options", "short_device", "align_rows", "TOP_TENSORS", "describe_oom"]
+           "allocator_stats_available", "oom_run_options", "format_table", "tensor_lines",
+           "TOP_TENSORS", "VARIABLE_OPS"]
 
 # How many of the largest live tensors a report lists.
 TOP_TENSORS = 8
@@ -69,7 +69,7 @@ TOP_TENSORS = 8
 # Devices the tracer adds that repeat the real device's nodes (GPU streams, copies).
 _PSEUDO_DEVICE = re.compile(r"/(stream|memcpy)[:/]|/stream$|/memcpy$")
 # Variable ops: their output is a handle or a ref; the buffer is persistent.
-_VARIABLE_OPS = frozenset({"VarHandleOp", "VariableV2", "Variable"})
+VARIABLE_OPS = frozenset({"VarHandleOp", "VariableV2", "Variable"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -285,7 +285,7 @@ def _device_memory(device, node_stats, graph) -> Tuple[DeviceMemory, List[Tensor
                 fed.append(TensorRecord(_fed_name(name), "Placeholder", shape, dtype,
                                         int(math.prod(shape)) * size, device, "fed"))
             continue
-        if op in _VARIABLE_OPS and graph is not None:
+        if op in VARIABLE_OPS and graph is not None:
             try:
                 var_op = graph.get_operation_by_name(name)
             except (KeyError, ValueError):
@@ -410,13 +410,6 @@ def allocator_stats_available(device: str) -> bool:
     return True
 
 
-def short_device(device: str) -> str:
-    """``"/job:localhost/replica:0/task:0/device:CPU:0"`` -> ``"CPU:0"``."""
-    # "/job:localhost/replica:0/task:0/device:CPU:0" -> "CPU:0"
-    match = re.search(r"device:([A-Za-z_]+:\d+)$", device)
-    return match.group(1) if match else device
-
-
 def measure_step(sess, fetches, feed_dict=None, *, steps=3, timed_steps=0,
                  batch_size=None) -> StepMemory:
     """Runs ``fetches`` traced ``steps`` times and returns each device's largest figures.
@@ -477,29 +470,6 @@ def measure_step(sess, fetches, feed_dict=None, *, steps=3, timed_steps=0,
                       step_seconds=seconds)
 
 
-def device_memory_limit(sess, device: str) -> Optional[int]:
-    """The bytes the allocator of ``device`` may hand out, or ``None`` if unbounded.
-
-    A GPU's limit is what the session's device reports (``memory_limit_bytes``, after
-    ``per_process_gpu_memory_fraction`` / ``allow_growth``). TensorFlow reports a
-    nominal 256 MiB for the CPU that it does not enforce, so the CPU's limit is
-    known only from ``TF_CPU_BFC_MEM_LIMIT_IN_MB`` together with
-    ``TF_CPU_ALLOCATOR_USE_BFC=1``.
-    """
-    if "GPU" in device.upper():
-        if sess is None:
-            return None
-        for d in sess.list_devices():
-            if d.name == device or d.name.endswith(short_device(device)):
-                return int(d.memory_limit_bytes)
-        return None
-    if os.environ.get("TF_CPU_ALLOCATOR_USE_BFC", "").lower() in ("1", "true"):
-        limit = os.environ.get("TF_CPU_BFC_MEM_LIMIT_IN_MB", "")
-        if limit.strip().isdigit():
-            return int(limit) * 2**20
-    return None
-
-
 def _session_devices(sess) -> List[str]:
     try:
         return [d.name for d in sess.list_devices()]
@@ -507,73 +477,19 @@ def _session_devices(sess) -> List[str]:
         return []
 
 
+def oom_run_options(options=None):
+    """``RunOptions`` with ``report_tensor_allocations_upon_oom`` on (a copy)."""
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    merged = v1.RunOptions()
+    if options is not None:
+        merged.CopyFrom(options)
+    merged.report_tensor_allocations_upon_oom = True
+    return merged
+
+
 # ----------------------------------------------------------------- formatting
-
-_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6,
-          "g": 10**9, "gb": 10**9, "t": 10**12, "tb": 10**12,
-          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-
-
-def parse_bytes(text: str, what: str = "--budget") -> int:
-    """Parses a size such as ``512MiB``, ``1.5GB``, ``2e9`` or ``300000`` into bytes.
-
-    Binary units (KiB, MiB, GiB, TiB) are powers of 1024; decimal ones (KB, MB,
-    GB, TB, and K/M/G/T) powers of 1000; case is ignored.
-
-    Raises:
-      UsageError: naming ``what`` and the value, when it is not a positive size.
-    """
-    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([A-Za-z]*)\s*",
-                         str(text))
-    unit = match.group(2).lower() if match else None
-    if not match or unit not in _UNITS:
-        raise UsageError(f"{what} must be a size such as 512MiB, 2GiB or 1.5GB, "
-                         f"got {text!r}")
-    value = float(match.group(1)) * _UNITS[unit]
-    if not 0 < value < float("inf"):
-        raise UsageError(f"{what} must be a size > 0, got {text!r}")
-    return int(value)
-
-
-def format_budget(n: int) -> str:
-    """Bytes as a ``--budget`` value :func:`parse_bytes` reads back exactly."""
-    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n % size == 0:
-            return f"{n // size}{unit}"
-    return str(n)
-
-
-def device_labels(names: Iterable[str]) -> Dict[str, str]:
-    """Short display names: ``"CPU:0"``, or ``"task:1/CPU:0"`` where several tasks appear.
-
-    Step stats of a ``grpc://`` session name each task's devices in full
-    (``/job:local/replica:0/task:1/device:CPU:0``); shortening them all to ``CPU:0``
-    would print two tasks' devices under one name.
-    """
-    names = list(names)
-    tasks = {re.sub(r"/device:.*$", "", n) for n in names}
-    if len(tasks) <= 1:
-        return {n: short_device(n) for n in names}
-    labels = {}
-    for n in names:
-        job = re.search(r"/job:([^/]+)", n)
-        task = re.search(r"/task:(\d+)", n)
-        prefix = (f"{job.group(1)}:" if job else "") + (f"task{task.group(1)}/" if task else "")
-        labels[n] = prefix + short_device(n)
-    return labels
-
-
-def format_bytes(n: Optional[float]) -> str:
-    """``1536 -> '1.50 KiB'``; ``None -> '-'``."""
-    if n is None:
-        return "-"
-    n = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if abs(n) < 1024 or unit == "GiB":
-            return f"{n:.0f} B" if unit == "B" else f"{n:.2f} {unit}"
-        n /= 1024
-    return f"{n:.2f} GiB"
-
 
 def format_table(result: StepMemory) -> str:
     """Per-device parts of the peak and its largest live tensors, as aligned text."""
@@ -596,293 +512,15 @@ def format_table(result: StepMemory) -> str:
         if d.top:
             lines.append("")
             lines.append(f"largest tensors live at the peak on {labels[name]}:")
-            lines.extend(_tensor_lines(d.top))
+            lines.extend(tensor_lines(d.top))
     return "\n".join(lines)
 
 
-def _tensor_lines(records: Sequence[TensorRecord]) -> List[str]:
+def tensor_lines(records: Sequence[TensorRecord]) -> List[str]:
+    """The records as an indented table: node, op, shape, dtype, bytes, kind."""
     rows = [("node", "op", "shape", "dtype", "bytes", "kind")]
     for r in records:
         node = r.node if len(r.node) <= 60 else "..." + r.node[-57:]
         rows.append((node, r.op, "x".join(map(str, r.shape)) if r.shape else "-",
                      r.dtype or "-", format_bytes(r.bytes), r.kind))
     return ["  " + line for line in align_rows(rows)]
-
-
-def align_rows(rows) -> List[str]:
-    """Rows of cells as left-aligned text lines, a rule under the first."""
-    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
-    out = ["  ".join(f"{str(c):<{w}}" for c, w in zip(row, widths)).rstrip() for row in rows]
-    out.insert(1, "-" * len(out[0]))
-    return out
-
-
-# -------------------------------------------------------------------- fitting
-
-def fit_linear(points: Iterable[Tuple[float, float]]) -> Tuple[float, float]:
-    """Least-squares ``bytes = intercept + slope * batch`` through (batch, bytes) points.
-
-    Raises:
-      ValueError: fewer than two distinct batch sizes.
-    """
-    pts = [(float(b), float(m)) for b, m in points]
-    if len({b for b, _ in pts}) < 2:
-        raise ValueError(f"a linear fit needs two distinct batch sizes, got {pts}")
-    n = len(pts)
-    mean_b = sum(b for b, _ in pts) / n
-    mean_m = sum(m for _, m in pts) / n
-    slope = (sum((b - mean_b) * (m - mean_m) for b, m in pts)
-             / sum((b - mean_b) ** 2 for b, _ in pts))
-    return mean_m - slope * mean_b, slope
-
-
-def largest_batch(intercept: float, slope: float, budget: float) -> int:
-    """The largest integer batch whose predicted bytes stay within ``budget``.
-
-    Returns 0 when even a batch of 1 is predicted over budget; raises ValueError if
-    memory does not grow with the batch (``slope <= 0``: no finite answer).
-    """
-    if slope <= 0:
-        raise ValueError(f"memory does not grow with the batch size (slope {slope:.3g} "
-                         "bytes per example): no largest batch to predict")
-    return max(0, int(math.floor((budget - intercept) / slope)))
-
-
-# --------------------------------------------------------------- out of memory
-
-def oom_run_options(options=None):
-    """``RunOptions`` with ``report_tensor_allocations_upon_oom`` on (a copy)."""
-    import tensorflow as tf
-
-    v1 = tf.compat.v1
-    merged = v1.RunOptions()
-    if options is not None:
-        merged.CopyFrom(options)
-    merged.report_tensor_allocations_upon_oom = True
-    return merged
-
-
-@dataclasses.dataclass(frozen=True)
-class OomReport:
-    """What an out-of-memory error says, parsed.
-
-    Attributes:
-      node: the node whose allocation failed.
-      shape: the shape it asked for.
-      dtype: its dtype name as TensorFlow printed it (``float``...).
-      device: where.
-      allocator: which allocator refused.
-      requested_bytes: the failed allocation's size (from shape and dtype; 0 if
-        unknown).
-      live: the largest tensors in use at the failure, largest first (shape and
-        dtype looked up in the graph; batch dimension filled with the batch fed).
-      remaining: how many more live nodes TF summarised, and their bytes.
-      batch_size: the batch size fed, if known.
-      predicted_batch: the largest batch predicted to fit, if predicted.
-      raw: TensorFlow's own message, whole.
-    """
-
-    node: str
-    shape: Tuple[int, ...]
-    dtype: str
-    device: str
-    allocator: str
-    requested_bytes: int
-    live: Tuple[TensorRecord, ...]
-    remaining: Tuple[int, int]
-    batch_size: Optional[int]
-    predicted_batch: Optional[int]
-    raw: str
-
-
-_OOM_LINE = re.compile(r"OOM when allocating tensor with shape\[([0-9, ]*)\] and type "
-                       r"(\w+) on (\S+) by allocator (\S+)")
-_USAGE_HEADER = re.compile(r"Current usage from device: ([^,]+), allocator: (\S+)")
-_USAGE_LINE = re.compile(r"^\s+([0-9.]+)([KMGT]i?B|B) from (\S+)\s*$")
-_REMAINING = re.compile(r"Remaining (\d+) nodes with ([0-9.]+)([KMGT]i?B|B)")
-_TF_SIZES = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
-_TF_DTYPE_NAMES = {"float": "float32", "double": "float64", "half": "float16"}
-
-
-def explain_oom(exc, graph=None, batch_size=None, predicted_batch=None) -> OomReport:
-    """Parses a ``ResourceExhaustedError`` into an :class:`OomReport`.
-
-    The live-tensor list is there only if the run had
-    ``report_tensor_allocations_upon_oom`` (see :func:`oom_run_options`).
-
-    Args:
-      exc: the ``tf.errors.ResourceExhaustedError``.
-      graph: the ``tf.Graph`` run, to look up each live node's op, shape, dtype.
-      batch_size: the batch size fed, to fill the unknown batch dimension.
-      predicted_batch: the largest batch predicted to fit, if the caller has one.
-    """
-    raw = getattr(exc, "message", None) or str(exc)
-    match = _OOM_LINE.search(raw)
-    if match:
-        shape = tuple(int(s) for s in match.group(1).replace(" ", "").split(",") if s)
-        dtype = _TF_DTYPE_NAMES.get(match.group(2), match.group(2))
-        device, allocator = match.group(3), match.group(4)
-    else:
-        shape, dtype, device, allocator = (), "", "", ""
-    node = getattr(getattr(exc, "node_def", None), "name", "") or ""
-    if not node:
-        named = re.search(r"\{\{node ([^}]+)\}\}", raw)
-        node = named.group(1) if named else ""
-    requested = int(math.prod(shape)) * _itemsize(dtype) if shape else 0
-    live = []
-    remaining = (0, 0)
-    current_device = device
-    for line in raw.splitlines():
-        header = _USAGE_HEADER.search(line)
-        if header:
-            current_device = header.group(1).strip()
-            continue
-        usage = _USAGE_LINE.match(line)
-        if usage:
-            nbytes = int(float(usage.group(1)) * _TF_SIZES[usage.group(2)])
-            live.append(_live_record(graph, usage.group(3), nbytes, current_device,
-                                     batch_size))
-            continue
-        rest = _REMAINING.search(line)
-        if rest:
-            remaining = (int(rest.group(1)),
-                         int(float(rest.group(2)) * _TF_SIZES[rest.group(3)]))
-    live.sort(key=lambda r: (-r.bytes, r.node))
-    return OomReport(node=node, shape=shape, dtype=dtype, device=device,
-                     allocator=allocator, requested_bytes=requested,
-                     live=tuple(live[:TOP_TENSORS]), remaining=remaining,
-                     batch_size=batch_size, predicted_batch=predicted_batch, raw=raw)
-
-
-def _itemsize(dtype: str) -> int:
-    import tensorflow as tf
-
-    try:
-        return tf.dtypes.as_dtype(dtype).size
-    except (TypeError, ValueError):
-        return 0
-
-
-def _live_record(graph, node, nbytes, device, batch_size) -> TensorRecord:
-    op, shape, dtype = "", (), ""
-    if graph is not None:
-        try:
-            operation = graph.get_operation_by_name(node)
-        except (KeyError, ValueError):
-            operation = None
-        if operation is not None:
-            op = operation.type
-            if operation.outputs:
-                out = operation.outputs[0]
-                dtype = out.dtype.base_dtype.name
-                if out.shape.rank is not None:
-                    dims = out.shape.as_list()
-                    if None in dims and batch_size is not None and dims[0] is None:
-                        dims[0] = batch_size
-                    if None not in dims:
-                        shape = tuple(dims)
-    return TensorRecord(node, op, shape, dtype, nbytes, device, "activation")
-
-
-_VARIABLE_OPS = frozenset({"VarHandleOp", "VariableV2", "Variable"})
-
-
-def graph_variable_bytes(graph) -> int:
-    """Bytes of the graph's global and local variables whose shapes are fully known."""
-    if graph is None:
-        return 0
-    import tensorflow as tf
-
-    keys = (tf.compat.v1.GraphKeys.GLOBAL_VARIABLES, tf.compat.v1.GraphKeys.LOCAL_VARIABLES)
-    seen, total = set(), 0
-    for key in keys:
-        for var in graph.get_collection(key):
-            name = getattr(var, "name", None)
-            shape = getattr(var, "shape", None)
-            if name in seen or shape is None or not shape.is_fully_defined():
-                continue
-            seen.add(name)
-            total += shape.num_elements() * var.dtype.base_dtype.size
-    return total
-
-
-def batch_upper_bound(report: OomReport, limit: Optional[int],
-                      persistent_bytes: int = 0) -> Optional[int]:
-    """An upper bound on the batch that fits, from a failed step alone.
-
-    At the failure the step needed at least the variables (``persistent_bytes``,
-    which TensorFlow's live-tensor list leaves out), the other bytes in use and the
-    bytes it asked for; if all but the variables grow in proportion to the batch,
-    no batch above ``batch * (limit - persistent) / (needed - persistent)`` can fit.
-    Returns ``None`` without a limit, a batch size or a live-tensor list, or when
-    what the failure shows does not exceed the limit.
-    """
-    if not limit or not report.batch_size or not report.live:
-        return None
-    scaled = (sum(t.bytes for t in report.live if t.op not in _VARIABLE_OPS)
-              + report.remaining[1] + report.requested_bytes)
-    if persistent_bytes + scaled <= limit or scaled <= 0:
-        return None
-    room = max(0, limit - persistent_bytes)
-    return max(0, min(report.batch_size - 1, int(report.batch_size * room / scaled)))
-
-
-def format_oom(report: OomReport, raw_path=None) -> str:
-    """The short explanation printed instead of TensorFlow's wall of lines."""
-    lines = [f"out of memory on {short_device(report.device) or '?'} "
-             f"(allocator {report.allocator or '?'}): node {report.node or '?'} asked for "
-             f"{format_bytes(report.requested_bytes)} "
-             f"(shape [{','.join(map(str, report.shape))}], {report.dtype or '?'})"]
-    if report.live:
-        lines.append("largest tensors in use at the failure:")
-        lines.extend(_tensor_lines(report.live))
-        if report.remaining[0]:
-            lines.append(f"  ... and {report.remaining[0]} more nodes with "
-                         f"{format_bytes(report.remaining[1])}")
-    else:
-        lines.append("(no live-tensor list: the run lacked "
-                     "report_tensor_allocations_upon_oom; under tf1mem.run, "
-                     "--oom-tensors asks for it)")
-    if report.batch_size is not None:
-        lines.append(f"batch size fed: {report.batch_size}")
-    if report.predicted_batch is not None:
-        lines.append(f"predicted largest batch that fits: {report.predicted_batch}")
-    if raw_path is not None:
-        lines.append(f"TensorFlow's full report: {os.fspath(raw_path)}")
-    return "\n".join(lines)
-
-
-def describe_oom(exc, graph=None, batch_size=None, limit=None, raw_path=None) -> str:
-    """The short explanation of an out-of-memory error; TF's raw report to a file.
-
-    What ``tf1mem.train`` and ``tf1mem.run`` print: :func:`format_oom` of
-    :func:`explain_oom`, then the upper bound of :func:`batch_upper_bound` when the
-    device's ``limit`` and the batch are known.
-
-    Args:
-      exc: the ``ResourceExhaustedError``.
-      graph: the graph run (op, shape, dtype of the live tensors), or None.
-      batch_size: the batch fed, or None.
-      limit: the device's byte limit (:func:`device_memory_limit`), or None.
-      raw_path: where TensorFlow's whole message goes; None: a new temporary file.
-
-    Returns:
-      The text to print (it names the raw report's file).
-    """
-    import tempfile
-
-    from tf1mem import _atomic
-
-    report = explain_oom(exc, graph, batch_size)
-    if raw_path is None:
-        fd, raw_path = tempfile.mkstemp(prefix="tf1mem-oom-", suffix=".txt")
-        os.close(fd)
-    _atomic.write_text(raw_path, report.raw + "\n")
-    text = format_oom(report, raw_path)
-    bound = batch_upper_bound(report, limit, graph_variable_bytes(graph))
-    if bound is not None:
-        text += (f"\npredicted largest batch that fits: at most {bound} (the failed step "
-                 f"needed at least its variables, what else it held and what it asked "
-                 f"for; "
-                 f"python -m tf1mem.memory fit --budget {format_budget(limit)} measures it)")
-    return text
