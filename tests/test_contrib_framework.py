@@ -1,4 +1,4 @@
-"""tf.contrib.framework.zero_initializer (``compat/contrib_impl/framework.py``): built from
+"""tf.contrib.framework.zero_initializer (``compat/tf/contrib/framework/variables.py``): built from
 TF ops, as TF 2.21 has no ZeroInitializer kernel. Its results against TF 1.15.5 are the
 corpus script contrib_framework_zero_initializer.py; these tests check the edges in
 process: ref and resource variables, a second run, the refusals, the table's entry."""

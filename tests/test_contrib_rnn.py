@@ -1,5 +1,5 @@
-"""tf.contrib.rnn's cells (``compat/contrib_impl/rnn.py``, ``rnn_grid.py``,
-``rnn_more.py``) where tf1mem differs from TF 1.15 on purpose: refusals that name the
+"""tf.contrib.rnn's cells (``compat/tf/contrib/rnn/cells.py``, ``grid.py``,
+``more_cells.py``) where tf1mem differs from TF 1.15 on purpose: refusals that name the
 value at fault; and TF 1.15.5 checkpoints of the Grid LSTM and NAS cells and of
 ``rnn_more.py``'s cells restored. Their values, variable names and
 TF1's own refusals are checked against TF 1.15.5 by the corpus scripts
@@ -84,7 +84,7 @@ print(json.dumps({
 def test_tf115_checkpoint_of_contrib_rnn_cells_restores(tmp_path, fixture):
     """tests/rnn_grid_tf115 holds a checkpoint TF 1.15.5 wrote of model.py's NASCell,
     GridLSTMCell and BidirectionalGridLSTMCell, tests/rnn_more_tf115 one of the eight
-    cells of ``contrib_impl/rnn_more.py``: the same TF1 code under tf1mem makes every
+    cells of ``compat/tf/contrib/rnn/more_cells.py``: the same TF1 code under tf1mem makes every
     variable under TF1's name and shape, in TF1's order, restores them, computes TF
     1.15.5's outputs, and saves a checkpoint holding the same names and shapes."""
     folder = _subproc.REPO / "tests" / fixture

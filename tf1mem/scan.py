@@ -3,7 +3,7 @@
 Walks ``.py`` files and ``.ipynb`` notebooks, parses them with ``ast`` and reports each
 TF1-only or removed API use with file:line, its category and its TF 2 form, each file's
 verdict ("runs under tf1mem.run" or "will stop at line N because ..."), and totals.
-Its knowledge is the package's one removed-API table (:mod:`tf1mem.compat.contrib`),
+Its knowledge is the package's one removed-API table (:mod:`tf1mem.compat.table`),
 read through the shim, so the verdict is what ``python -m tf1mem.run`` does.
 
 ``--rewrite OUT_DIR`` first runs TensorFlow's ``tf_upgrade_v2`` into OUT_DIR (never in

@@ -3,7 +3,7 @@
 This module owns the verdict for a single dotted name such as
 ``tensorflow.contrib.factorization.KMeans`` or ``numpy.float``. It holds no list of
 its own: removed and mapped ``tf.contrib`` modules come from
-:mod:`tf1mem.compat.contrib`'s table (``CONTRIB_MODULES``, ``REMOVED_CONTRIB``,
+:mod:`tf1mem.compat.table` (``CONTRIB_MODULES``, ``REMOVED_CONTRIB``,
 ``REMOVED_SYMBOLS`` and ``REMOVED_TOP_LEVEL``,
 the very objects the shim raises from); whether a name exists is asked of the shim
 itself, installed for the scan (``tensorflow.contrib`` / ``tensorflow.examples`` through
