@@ -214,3 +214,52 @@ def test_seeded_fuzz_no_raw_traceback_no_wrong_data_memory_bounded(tmp_path):
     assert not wrong, f"silently wrong data: {wrong}"
     assert {r[0] for r in results if r[1] == "error"} >= {"bomb", "payload_byte"}
     assert "Traceback" not in proc.stderr, proc.stderr
+
+
+# --- labels out of range, counts that differ -----------------------------------------
+
+def _write_labels(folder, name, labels):
+    from tests._mnist_fixtures import idx_labels
+
+    (folder / name).write_bytes(gzip.compress(idx_labels(labels), mtime=0))
+
+
+def test_a_label_out_of_range_is_a_data_error_naming_the_file(tmp_path):
+    import numpy
+
+    folder = tmp_path / "data"
+    write_fake_mnist(folder, n_train=40, n_test=10, sha256sums=False)
+    labels = numpy.arange(40, dtype=numpy.uint8) % 10
+    labels[17] = 255
+    _write_labels(folder, "train-labels-idx1-ubyte.gz", labels)
+    with pytest.raises(DataError, match=r"train-labels-idx1-ubyte\.gz: label 255 at position "
+                                        r"17 is outside 0\.\.9"):
+        _load(folder, one_hot=True)
+    assert _load(folder).train.num_examples == 30  # TF1 gave raw labels as they are
+
+
+def test_images_and_labels_of_other_counts_are_a_data_error_naming_both(tmp_path):
+    import numpy
+
+    folder = tmp_path / "data"
+    write_fake_mnist(folder, n_train=40, n_test=10, sha256sums=False)
+    _write_labels(folder, "t10k-labels-idx1-ubyte.gz", numpy.arange(9, dtype=numpy.uint8))
+    with pytest.raises(DataError, match=r"t10k-images-idx3-ubyte\.gz holds 10 images but "
+                                        r".*t10k-labels-idx1-ubyte\.gz holds 9 labels"):
+        _load(folder)
+
+
+@pytest.mark.slow
+def test_train_exits_3_on_a_label_out_of_range(tmp_path):
+    import numpy
+
+    folder = tmp_path / "data"
+    write_fake_mnist(folder, n_train=120, n_test=30, sha256sums=False)
+    labels = numpy.arange(120, dtype=numpy.uint8) % 10
+    labels[3] = 255
+    _write_labels(folder, "train-labels-idx1-ubyte.gz", labels)
+    proc = _subproc.run(["-m", "tf1mem.train", "--data-dir", folder, "--steps", "1"],
+                        cwd=tmp_path, env={"TF1MEM_ARRAY_CACHE": "0"})
+    assert proc.returncode == 3, _subproc.describe(proc)
+    assert "label 255 at position 3" in proc.stderr
+    assert "Traceback" not in proc.stderr
