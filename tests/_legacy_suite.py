@@ -130,7 +130,8 @@ def record(python, name, workdir):
         "failing": {"test": FAILING, "exit_code": failing.returncode,
                     "outcomes": failing_got, "assert_lines": assert_lines(failing.stdout)},
         "tf_test_main": {"script": SCRIPT, "exit_code": script.returncode,
-                         "summary": unittest_summary(script.stderr)},
+                         "summary": unittest_summary(script.stderr),
+                         "printed": script.stdout.splitlines()},
     }
 
 

@@ -124,3 +124,5 @@ def test_tf_test_main_under_the_runner_as_under_tf115(suite):
     assert proc.returncode == ORACLE["tf_test_main"]["exit_code"], suites.describe(proc)
     assert suites.unittest_summary(proc.stderr) == ORACLE["tf_test_main"]["summary"], \
         suites.describe(proc)
+    # What the tests printed, TF's default test seed's random draw included.
+    assert proc.stdout.splitlines() == ORACLE["tf_test_main"]["printed"], suites.describe(proc)

@@ -29,6 +29,7 @@ class GraphOpsTest(tf.test.TestCase):
     def testSeededRandomShape(self):
         with self.test_session() as sess:
             sample = sess.run(tf.random_normal([2, 3]))
+            print("seeded sample", sample.round(5).tolist())
             self.assertEqual(sample.shape, (2, 3))
             self.assertAllEqual(np.isfinite(sample), np.ones((2, 3), dtype=bool))
 
