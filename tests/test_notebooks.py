@@ -199,3 +199,15 @@ def test_missing_jupyter_names_the_extra_that_installs_it(monkeypatch):
     assert "nbclient" in extra and "ipykernel" in extra
     test_extra = cfg.get("options.extras_require", "test")
     assert "nbclient" in test_extra and "ipykernel" in test_extra
+
+
+def test_a_kernel_that_does_not_start_is_one_clear_failure(tmp_path):
+    nb = _copy("cell_error.ipynb", tmp_path)
+    code = ("import sys\nfrom tf1mem.compat.runtime import notebook\n"
+            "refuse = [sys.executable, '-c', 'import sys; sys.exit(\"kernel refuses\")']\n"
+            "sys.exit(notebook.run_notebook(sys.argv[1], refuse))\n")
+    proc = _subproc.run(["-c", code, nb], cwd=tmp_path, check_rc=1, timeout=300)
+    assert "kernel refuses" in proc.stderr  # the kernel's own error
+    assert "the kernel did not start" in proc.stderr
+    assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr
+    assert not (tmp_path / "cell_error.tf1mem.ipynb").exists()

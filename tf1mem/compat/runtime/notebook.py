@@ -115,7 +115,8 @@ def run_notebook(path, runner):
 
     Returns:
       0 with every cell run and the copy written (:func:`executed_path`); 1 when a
-      cell raised or the kernel died (the cell and its traceback on stderr).
+      cell raised (the cell and its traceback on stderr), or the kernel died or did
+      not start.
 
     Raises:
       UsageError: nbclient / ipykernel missing, or not a Python notebook.
@@ -144,6 +145,15 @@ def run_notebook(path, runner):
         return errors.EXIT_FAILURE
     except DeadKernelError as exc:
         print(f"tf1mem.run: {path}: the kernel died: {exc}; {out} not written.",
+              file=sys.stderr, flush=True)
+        return errors.EXIT_FAILURE
+    except (RuntimeError, TimeoutError) as exc:  # nbclient's words for a kernel that never came up
+        if client.km is None:  # cleaned up already: nbclient's exit hook would fail on it
+            import atexit
+
+            atexit.unregister(client._cleanup_kernel)
+        print(f"tf1mem.run: {path}: the kernel did not start ({' '.join(runner)} -m "
+              f"ipykernel_launcher): {exc}; its own error is above. {out} not written.",
               file=sys.stderr, flush=True)
         return errors.EXIT_FAILURE
     _atomic.write_text(out, nbformat.writes(nb))
