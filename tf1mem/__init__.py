@@ -17,10 +17,11 @@ sub-package's docstring says what it owns; docs/ARCHITECTURE.md who imports whom
 - :mod:`tf1mem.models` (the article's graph) and :mod:`tf1mem.training` (its loop).
 - :mod:`tf1mem.migrate`: the scanner, the rewrite, the contrib inventory.
 - Commands: ``python -m tf1mem.train``, ``tf1mem.run``, ``tf1mem.cluster``,
-  ``tf1mem.memory``, ``tf1mem.scan``; thin
-  modules that parse flags and call the wings. ``import tf1mem.v1 as tf`` and
-  :func:`legacy` / :func:`install` / :func:`uninstall` are the library's doors to
-  the TF1 API.
+  ``tf1mem.memory``, ``tf1mem.scan``; thin modules that parse flags and call the
+  wings. ``import tf1mem.v1 as tf``, :func:`legacy` / :func:`install` /
+  :func:`uninstall`, ``%load_ext tf1mem`` in IPython / Jupyter
+  (:func:`load_ipython_extension`) and ``pytest -p tf1mem.pytest_plugin`` are the
+  library's doors to the TF1 API.
 """
 
 from tf1mem.errors import (
@@ -51,6 +52,8 @@ __all__ = [
     "legacy",
     "install",
     "uninstall",
+    "load_ipython_extension",
+    "unload_ipython_extension",
 ]
 
 
@@ -76,3 +79,20 @@ def uninstall():
     from tf1mem import compat
 
     return compat.uninstall()
+
+
+def load_ipython_extension(ipython):
+    """``%load_ext tf1mem``: the shell's cells get the TF1 module and the legacy views.
+
+    See :mod:`tf1mem.compat.runtime.ipython`; ``%unload_ext tf1mem`` undoes it.
+    """
+    from tf1mem import compat
+
+    compat.load_ipython_extension(ipython)
+
+
+def unload_ipython_extension(ipython):
+    """``%unload_ext tf1mem``: undoes :func:`load_ipython_extension`."""
+    from tf1mem import compat
+
+    compat.unload_ipython_extension(ipython)
