@@ -203,7 +203,7 @@ init = np.array(%r, np.float32)
 out = {}
 for cov in ('full', 'diag'):
     with tf.Graph().as_default():
-        loss, scores, assignments, train_op, init_op, is_init = tf.contrib.factorization.gmm_ops(
+        loss, scores, assignments, train_op, init_op, is_init = tf.contrib.factorization.gmm(
             tf.constant(pts), init, 3, 0, covariance_type=cov)
         algo_vars = tf.global_variables()
         with tf.Session() as s:

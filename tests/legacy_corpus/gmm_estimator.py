@@ -1,7 +1,7 @@
 """tf.contrib.factorization.GMM, the (contrib.learn) estimator, on deterministic 2-D blobs:
 fit(input_fn, steps) with full and diagonal covariances, weights(), clusters(), covariances(),
 predict_assignments(), score(); given initial means with params='mc'; then the graph-level
-tf.contrib.factorization.gmm_ops(...) six-tuple in a Session. Argument: a folder for the model_dirs."""
+tf.contrib.factorization.gmm(...) six-tuple in a Session. Argument: a folder for the model_dirs."""
 from __future__ import print_function
 
 import os
@@ -64,7 +64,7 @@ print('mc predict:', len(predictions), sorted(predictions[0]))
 with tf.Graph().as_default():
     data = tf.placeholder(tf.float32, [None, 2])
     loss, scores, assignments, train_op, init_op, is_initialized = \
-        tf.contrib.factorization.gmm_ops(data, 'random', 3, 1, covariance_type='diag')
+        tf.contrib.factorization.gmm(data, 'random', 3, 1, covariance_type='diag')
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         sess.run(init_op, {data: points})

@@ -8,24 +8,36 @@ its submodules and ``numpy`` are imported and aliased (``import tensorflow as tf
 verdict: "runs under tf1mem.run" or "will stop at line N because ...". What a name
 *is* comes from :class:`tf1mem.migrate.knowledge.Knowledge`.
 
-Guarantees: the scanned code is parsed, never imported or run; a file that cannot be
-read or parsed is reported in its :class:`FileReport` and the scan goes on. A use
-inside a ``try`` whose handlers catch what the runner raises (ImportError for an
-import, AttributeError for an attribute; Exception, BaseException or a bare except
-for both) is reported but does not stop the file. Code in a function body is judged
-as if it runs, in source order (the verdict names the first line that would stop).
+Guarantees: the scanned code is parsed, never imported or run. Files are read as
+python reads them (a coding cookie, a UTF-8 BOM); only regular files are read (a FIFO,
+a device or a link to one is skipped, never opened), and none over :data:`MAX_BYTES`;
+a file that cannot be read or parsed, or whose parse or walk fails (a nesting too deep
+for the interpreter, memory), is reported in its :class:`FileReport` with the reason
+and the scan goes on. A use inside a ``try`` whose handlers catch what the runner
+raises (ImportError for an import, AttributeError for an attribute; Exception,
+BaseException or a bare except for both) is reported but does not stop the file. A
+use inside a function body does not stop the file either (the module runs without
+calling it): it is reported with the function's name, as stopping when that function
+is called. Decorators, default values and class bodies run with the module.
 """
 
 import ast
 import dataclasses
+import io
 import json
 import os
+import stat
+import tokenize
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from tf1mem.migrate.knowledge import CATEGORIES, STOPPING, Knowledge
 
-__all__ = ["Finding", "FileReport", "scan_source", "scan_file", "scan_paths", "iter_files"]
+__all__ = ["Finding", "FileReport", "scan_source", "scan_file", "scan_paths", "iter_files",
+           "MAX_BYTES", "read_python_source"]
+
+# The largest file the scanner reads (larger ones are reported as skipped, unread).
+MAX_BYTES = 8 << 20
 
 _ROOTS = ("tensorflow", "numpy")
 _CATCHES = {
@@ -47,6 +59,8 @@ class Finding:
       tf2: the TF 2 form or the replacement.
       why: for a stopping category, what the runner raises.
       guarded: inside a ``try`` that catches what the runner raises here.
+      function: the enclosing function (``Class.method`` for a method), or None for
+        code that runs when the module runs.
     """
 
     line: int
@@ -57,11 +71,17 @@ class Finding:
     tf2: str
     why: str = ""
     guarded: bool = False
+    function: Optional[str] = None
 
     @property
     def stops(self) -> bool:
-        """True when running the file would stop here."""
-        return self.category in STOPPING and not self.guarded
+        """True when running the file would stop here (module-level, unguarded)."""
+        return self.category in STOPPING and not self.guarded and self.function is None
+
+    @property
+    def stops_when_called(self) -> bool:
+        """True when calling its function would stop there."""
+        return self.category in STOPPING and not self.guarded and self.function is not None
 
     def where(self) -> str:
         return f"line {self.line}" if self.cell is None else f"cell {self.cell} line {self.line}"
@@ -82,13 +102,21 @@ class FileReport:
         return min(stops, key=lambda f: (f.cell or 0, f.line, f.col)) if stops else None
 
     def verdict(self) -> str:
-        """``"runs under tf1mem.run"`` or ``"will stop at line N because ..."``."""
+        """``"runs under tf1mem.run"`` or ``"will stop at line N because ..."``; a
+        removed use inside a function adds which function stops when called."""
+        if self.errors and all(e.startswith("was skipped") for e in self.errors):
+            return "not scanned: it " + "; ".join(self.errors)
         if self.errors:
             return "will not run: it " + "; ".join(self.errors)
         stop = self.stop
-        if stop is None:
+        if stop is not None:
+            return f"will stop at {stop.where()} because {stop.why}"
+        later = [f for f in self.findings if f.stops_when_called]
+        if not later:
             return "runs under tf1mem.run"
-        return f"will stop at {stop.where()} because {stop.why}"
+        first = min(later, key=lambda f: (f.cell or 0, f.line, f.col))
+        return (f"runs under tf1mem.run; calling {first.function}() would stop at "
+                f"{first.where()} because {first.why}")
 
     def to_json(self) -> dict:
         stop = self.stop
@@ -98,6 +126,9 @@ class FileReport:
             "verdict": self.verdict(),
             "stop_line": stop.line if stop else None,
             "stop_cell": stop.cell if stop else None,
+            "stops_when_called": [{"function": f.function, "line": f.line, "cell": f.cell,
+                                   "why": f.why}
+                                  for f in self.findings if f.stops_when_called],
             "errors": list(self.errors),
             "findings": [dict(dataclasses.asdict(f), stops=f.stops) for f in self.findings],
         }
@@ -127,6 +158,8 @@ class _Visitor(ast.NodeVisitor):
         self.cell: Optional[int] = None
         self._catching: List[set] = []
         self._seen = set()
+        self._scope: List[str] = []  # enclosing classes and functions, outermost first
+        self._in_function = 0
 
     # -- recording ---------------------------------------------------------------------
 
@@ -139,8 +172,10 @@ class _Visitor(ast.NodeVisitor):
             return
         self._seen.add(key)
         guarded = any(names & _CATCHES[kind] for names in self._catching)
+        function = ".".join(self._scope) if self._in_function else None
         self.findings.append(Finding(node.lineno, node.col_offset, self.cell, verdict.name,
-                                     verdict.category, verdict.tf2, verdict.why, guarded))
+                                     verdict.category, verdict.tf2, verdict.why, guarded,
+                                     function))
 
     def _bind(self, name, dotted, base=None):
         if dotted is None:
@@ -225,10 +260,67 @@ class _Visitor(ast.NodeVisitor):
 
     visit_TryStar = visit_Try
 
+    # -- what runs with the module, and what only when called ---------------------------
+
+    def _visit_function(self, node):
+        # Decorators, defaults and annotations run when the def statement runs.
+        for expr in (*node.decorator_list, *node.args.defaults,
+                     *(d for d in node.args.kw_defaults if d is not None)):
+            self.visit(expr)
+        self._scope.append(node.name)
+        self._in_function += 1
+        catching, self._catching = self._catching, []  # a caller's try does not guard it
+        try:
+            for stmt in node.body:
+                self.visit(stmt)
+        finally:
+            self._catching = catching
+            self._in_function -= 1
+            self._scope.pop()
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _visit_function
+
+    def visit_Lambda(self, node):
+        for expr in (*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
+            self.visit(expr)
+        self._scope.append("<lambda>")
+        self._in_function += 1
+        try:
+            self.visit(node.body)
+        finally:
+            self._in_function -= 1
+            self._scope.pop()
+
+    def visit_ClassDef(self, node):
+        for expr in (*node.decorator_list, *node.bases, *(k.value for k in node.keywords)):
+            self.visit(expr)
+        self._scope.append(node.name)
+        try:
+            for stmt in node.body:  # a class body runs with the module
+                self.visit(stmt)
+        finally:
+            self._scope.pop()
+
 
 def _parse_error(exc: SyntaxError, cell=None):
     where = f"line {exc.lineno}" if cell is None else f"cell {cell} line {exc.lineno}"
     return f"does not parse ({where}: {exc.msg})"
+
+
+def read_python_source(data: bytes, path: str) -> str:
+    """Decodes a ``.py`` file as python does: its coding cookie, else UTF-8 (a BOM
+    allowed). Raises SyntaxError (python's own message) when it cannot."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    try:
+        return data.decode("utf-8-sig" if encoding == "utf-8-sig" else encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise SyntaxError(f"cannot be decoded as {encoding} ({exc})") from None
+
+
+def _walk_failure(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "is nested too deeply to scan (python's recursion limit)"
+    return "could not be scanned (not enough memory)"
 
 
 def scan_source(source: str, path: str = "<source>",
@@ -242,10 +334,13 @@ def scan_source(source: str, path: str = "<source>",
     visitor = _Visitor(knowledge)
     try:
         tree = ast.parse(source, filename=path)
+        visitor.visit(tree)
     except SyntaxError as exc:
         report.errors.append(_parse_error(exc))
         return report
-    visitor.visit(tree)
+    except (RecursionError, MemoryError) as exc:
+        report.errors.append(_walk_failure(exc))
+        return report
     report.findings = visitor.findings
     return report
 
@@ -280,16 +375,38 @@ def scan_file(path, knowledge: Optional[Knowledge] = None) -> FileReport:
     path = Path(path)
     report = FileReport(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        report.errors.append(f"cannot be read ({exc})")
+        st = os.stat(path)  # follows a link: what would be read
+        if not stat.S_ISREG(st.st_mode):
+            report.errors.append("was skipped: not a regular file (a FIFO, device or "
+                                 "folder is never opened)")
+            return report
+        if st.st_size > MAX_BYTES:
+            report.errors.append(f"was skipped: {st.st_size} bytes, over the scanner's "
+                                 f"{MAX_BYTES} byte limit")
+            return report
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        report.errors.append(f"cannot be read ({exc.strerror or exc})")
+        return report
+    if len(data) > MAX_BYTES:
+        report.errors.append(f"was skipped: over the scanner's {MAX_BYTES} byte limit")
         return report
     if path.suffix != ".ipynb":
+        try:
+            text = read_python_source(data, str(path))
+        except SyntaxError as exc:
+            report.errors.append(f"cannot be read ({exc.msg})")
+            return report
         result = scan_source(text, str(path), knowledge)
         result.path = str(path)
         return result
     try:
-        cells = _notebook_cells(text, str(path))
+        cells = _notebook_cells(data.decode("utf-8-sig"), str(path))
+    except UnicodeDecodeError as exc:
+        report.errors.append(f"cannot be read (not UTF-8: {exc})")
+        return report
     except ValueError as exc:
         report.errors.append(str(exc))
         return report
@@ -298,10 +415,13 @@ def scan_file(path, knowledge: Optional[Knowledge] = None) -> FileReport:
         visitor.cell = index
         try:
             tree = ast.parse(source, filename=f"{path} cell {index}")
+            visitor.visit(tree)
         except SyntaxError as exc:
             report.errors.append(_parse_error(exc, index))
             continue
-        visitor.visit(tree)
+        except (RecursionError, MemoryError) as exc:
+            report.errors.append(f"cell {index} {_walk_failure(exc)}")
+            continue
     report.findings = visitor.findings
     return report
 
@@ -316,8 +436,8 @@ def iter_files(paths: Sequence) -> List[Path]:
     found = []
     for given in paths:
         path = Path(given)
-        if path.is_file():
-            found.append(path)
+        if path.is_file() or (path.exists() and not path.is_dir()):
+            found.append(path)  # (scan_file reports what is not a regular file)
         elif path.is_dir():
             for folder, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".")

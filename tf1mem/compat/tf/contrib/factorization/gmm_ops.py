@@ -1,4 +1,4 @@
-"""``tf.contrib.factorization.gmm_ops`` / ``GmmAlgorithm``: TF1's Gaussian-mixture EM graph.
+"""``tf.contrib.factorization.gmm`` / ``GmmAlgorithm``: TF1's Gaussian-mixture EM graph.
 
 This module owns the graph-level Gaussian mixture model of TF1's ``gmm_ops``: the
 variables (``clusters`` [K, 1, D], ``clusters_covs`` [K, D, D] or [K, D] for
@@ -267,7 +267,7 @@ class GmmAlgorithm:
 
 def gmm(inp, initial_clusters, num_clusters, random_seed, covariance_type=FULL_COVARIANCE,
         params="wmc"):
-    """Builds the graph of Gaussian-mixture clustering (TF1's ``tf.contrib.factorization.gmm_ops``).
+    """Builds the graph of Gaussian-mixture clustering (TF1's ``tf.contrib.factorization.gmm``).
 
     Args:
       inp: a [num_points, dim] float tensor, or a list of them.
