@@ -112,8 +112,9 @@ def test_array_copy_false_copies_only_where_needed(np_legacy, capsys):
     assert np_legacy.array([1, 2], copy=False).tolist() == [1, 2]
     a = numpy.arange(3)
     assert np_legacy.array(a, copy=False) is a
-    assert np_legacy.array(a, None, False) is a  # NumPy 1.18's positional copy
     assert np_legacy.array(a) is not a
+    with pytest.raises(TypeError):  # NumPy 1.18 took two positional arguments only, too
+        np_legacy.array(a, None, False)
     assert "np.array(..., copy=False) copied only where needed" in capsys.readouterr().err
     with pytest.raises(ValueError):  # NumPy 2 itself
         numpy.array([1, 2], copy=False)

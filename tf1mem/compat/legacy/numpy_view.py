@@ -195,10 +195,10 @@ def _is_ragged_error(exc):
 
 
 def _array(real):
-    def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, **kwargs):
-        """NumPy 1.18's ``np.array`` (its positional parameters too): a ragged nested
-        sequence without ``dtype`` gives an object array (of the dimensions its rows
-        share); ``copy=False`` copies only where needed (NumPy 2's ``copy=None``)."""
+    def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, **kwargs):
+        """NumPy 1.18's ``np.array``: a ragged nested sequence without ``dtype`` gives an
+        object array (of the dimensions its rows share); ``copy=False`` copies only where
+        needed (NumPy 2's ``copy=None``)."""
         if copy is False:
             _note("array(copy=False)",
                   "np.array(..., copy=False) copied only where needed in NumPy 1.x and "
