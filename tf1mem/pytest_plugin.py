@@ -40,6 +40,10 @@ def pytest_addoption(parser):
                     action="store_false", default=True,
                     help="give the tests the standard library as installed (python -m "
                          "tf1mem.run's --no-python-compat)")
+    group.addoption("--tf1mem-no-stack-compat", dest="tf1mem_stack_compat",
+                    action="store_false", default=True,
+                    help="give the tests SciPy, Pillow and scikit-learn as installed "
+                         "(python -m tf1mem.run's --no-stack-compat)")
 
 
 def _install(config_):
@@ -58,7 +62,8 @@ def _install(config_):
         session_options=None if session == config.SessionOptions() else session,
         import_hook="modules", lazy=True,
         numpy_compat=getattr(options, "tf1mem_numpy_compat", True),
-        python_compat=getattr(options, "tf1mem_python_compat", True))
+        python_compat=getattr(options, "tf1mem_python_compat", True),
+        stack_compat=getattr(options, "tf1mem_stack_compat", True))
     config_.stash[_INSTALLED_HERE] = True
     config_.add_cleanup(compat.uninstall)
 

@@ -74,6 +74,9 @@ class RunOptions:
       python_compat: the script and its own modules get the standard-library names
         Python 3.7 had and Python removed since (:mod:`tf1mem.compat.legacy.stdlib_view`);
         ``--no-python-compat`` turns it off.
+      stack_compat: the script and its own modules get the names SciPy 1.1, Pillow 6 and
+        scikit-learn 0.19 had and their libraries removed since
+        (:mod:`tf1mem.compat.legacy.stack_view`); ``--no-stack-compat`` turns it off.
       cpus: CPU numbers the runner, the script and its children are pinned to
         (``--cpus`` / ``TF1MEM_CPUS``, :mod:`tf1mem.config.affinity`), or None.
       runner_args: the runner's own options as given, report paths made absolute:
@@ -90,6 +93,7 @@ class RunOptions:
     allow_remote: bool = False
     numpy_compat: bool = True
     python_compat: bool = True
+    stack_compat: bool = True
     memory_report: Optional[str] = None
     oom_tensors: bool = False
     cpus: Optional[Tuple[int, ...]] = None
@@ -161,6 +165,10 @@ def _parser():
                         help="give the script the standard library as installed: no "
                              "inspect.getargspec, time.clock, collections.Iterable ... of "
                              "Python 3.7")
+    parser.add_argument("--no-stack-compat", dest="stack_compat", action="store_false",
+                        help="give the script SciPy, Pillow and scikit-learn as installed: "
+                             "no scipy.misc.imread/imresize, Image.ANTIALIAS, "
+                             "sklearn.cross_validation ... of 2017")
     parser.add_argument("--cpus", metavar="LIST",
                         help="run the script, and what it starts, on these CPUs only, as "
                              "taskset -c LIST would (e.g. 0 or 0-3,6; env TF1MEM_CPUS): on a "
@@ -253,8 +261,9 @@ def parse_args(argv):
         session=None if session == config.SessionOptions() else session,
         force_config=ns.force_config, placement_report=ns.placement_report, seed=ns.seed,
         allow_remote=ns.allow_remote, numpy_compat=ns.numpy_compat,
-        python_compat=ns.python_compat, memory_report=ns.memory_report,
-        oom_tensors=ns.oom_tensors, cpus=cpus, runner_args=_absolute_paths(own))
+        python_compat=ns.python_compat, stack_compat=ns.stack_compat,
+        memory_report=ns.memory_report, oom_tensors=ns.oom_tensors, cpus=cpus,
+        runner_args=_absolute_paths(own))
 
 
 def _keep_servers_on_loopback(opts, argv):

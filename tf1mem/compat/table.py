@@ -417,8 +417,11 @@ MODULE_ALIASES = {
     "tensorflow.estimator.export": "tf1mem.compat.tf.estimator.export",
 }
 VIRTUAL_ROOTS = ("tensorflow.contrib", "tensorflow.examples", "tensorflow.estimator")
-# Top-level tf.X provided by a tf1mem module (TF 2 removed them).
-TOP_LEVEL_MODULES = {"estimator": "tf1mem.compat.tf.estimator"}
+# Top-level tf.X provided by a tf1mem module: TF 2 removed them (estimator), or TF 1.15
+# dropped idioms of TF <= 1.4 that public TF1 code still has (flags' _parse_flags() and
+# __flags; app for app.flags).
+TOP_LEVEL_MODULES = {"estimator": "tf1mem.compat.tf.estimator",
+                     "flags": "tf1mem.compat.tf.flags", "app": "tf1mem.compat.tf.app"}
 
 # What user code's tf.compat.v1 / tf.compat.v2 add to TF 2.21's (TF 1.15 had them,
 # TF 2.16+ has no estimator): attribute -> module it is.

@@ -9,8 +9,11 @@ the very objects the shim raises from); whether a name exists is asked of the sh
 itself, installed for the scan (``tensorflow.contrib`` / ``tensorflow.examples`` through
 its finder, ``tf.X`` through the module user code gets), compared with TensorFlow 2's own
 ``tensorflow`` module for "TF1-only"; NumPy names are asked of NumPy (what it no longer
-has, with its own advice; a removed name that resolves under the shim is tf1mem's). So a
-verdict is what the runner would do, by construction.
+has, with its own advice; a removed name that resolves under the shim is tf1mem's); the
+legacy views' names (``time.clock``, ``scipy.misc.imread``, ``Image.ANTIALIAS``,
+``sklearn.cross_validation``) are judged from the views' own tables
+(:mod:`tf1mem.compat.legacy.stdlib_view`, :mod:`tf1mem.compat.legacy.stack_view`) when the
+installed module lacks them. So a verdict is what the runner would do, by construction.
 
 Guarantee: resolving a name imports TensorFlow (and, for a mapped contrib module, its
 source such as tf-slim) in this process, never the scanned code; the shim is installed
@@ -141,6 +144,8 @@ class Knowledge:
             root = dotted.split(".")[0]
             if root == "numpy":
                 self._cache[key] = self._numpy(dotted)
+            elif root in _legacy_roots():
+                self._cache[key] = _legacy(dotted)
             elif root == "tensorflow":
                 if self._legacy is None:
                     raise RuntimeError("Knowledge.judge needs `with Knowledge() as k:`")
@@ -265,6 +270,65 @@ class Knowledge:
             if not _is_module(obj):
                 return None
         return None
+
+
+# -- the legacy views of the standard library and the scientific stack ---------------------
+
+def _legacy_roots():
+    from tf1mem.compat.legacy import table as legacy_table
+
+    return legacy_table.STDLIB | legacy_table.STACK_ROOTS
+
+
+def _real_has(module, name):
+    """Whether the installed ``module`` has ``name`` (False when it does not import)."""
+    try:
+        return hasattr(importlib.import_module(module), name)
+    except Exception:  # noqa: BLE001 - not installed, or fails to import: judged by the table
+        return False
+
+
+def _legacy(dotted):
+    """The verdict for a name of a module the shim gives user code a legacy view of."""
+    from tf1mem.compat.legacy import stack_view, stdlib_view
+    from tf1mem.compat.legacy import table as legacy_table
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        module, rest = ".".join(parts[:cut]), parts[cut:]
+        if module in stack_view.VIRTUAL:
+            target, removed, instead = stack_view.VIRTUAL[module]
+            return Verdict(module, "mapped", f"{instead} ({module} was removed in {removed}; "
+                                             f"tf1mem.run gives the module {target})")
+        virtual = legacy_table.STACK.get(module) == "virtual"
+        names = stack_view.ALIASES.get(module) or stdlib_view.ALIASES.get(module) or {}
+        if not names and not virtual:
+            continue
+        if not rest:
+            if not virtual:
+                return None
+            return Verdict(module, "reimplemented",
+                           f"write sklearn.model_selection ({module} was removed in "
+                           f"{names[next(iter(names))][1]}; tf1mem.run's legacy view has "
+                           f"its {', '.join(sorted(names))})")
+        name = rest[0]
+        if name in names and not _real_has(module, name):
+            _, removed, instead = names[name]
+            if module in legacy_table.STDLIB:
+                removed = f"Python {removed}"
+            return Verdict(f"{module}.{name}", "reimplemented",
+                           f"write {instead} ({module}.{name} was removed in {removed}; "
+                           f"tf1mem.run's legacy view provides it)")
+        if virtual:
+            try:
+                stack_view.LegacyStackModule._tf1mem_legacy(module, name)
+            except AttributeError as exc:
+                advice = str(exc).partition(": use ")[2]
+                return Verdict(f"{module}.{name}",
+                               "removed-replacement" if advice else "removed-none",
+                               advice or "no replacement", _one_line(exc))
+        return None
+    return None
 
 
 def _user_import(dotted):

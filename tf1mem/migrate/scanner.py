@@ -2,7 +2,8 @@
 
 This module owns reading sources (``.py`` files, the code cells of ``.ipynb``
 notebooks with their ``%`` and ``!`` lines and ``%%`` cells left out), following how ``tensorflow``,
-its submodules and ``numpy`` are imported and aliased (``import tensorflow as tf``,
+its submodules, ``numpy`` and the modules with legacy views (``time``, ``collections``,
+``scipy``, ``PIL``, ``sklearn``, ...) are imported and aliased (``import tensorflow as tf``,
 ``import tensorflow.contrib.slim as slim``, ``from tensorflow.contrib import slim``,
 ``from tensorflow import contrib``, ``layers = tf.contrib.layers``), and each file's
 verdict: "runs under tf1mem.run" or "will stop at line N because ...". What a name
@@ -31,6 +32,7 @@ import tokenize
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from tf1mem.compat.legacy import table as legacy_table
 from tf1mem.migrate.knowledge import CATEGORIES, STOPPING, Knowledge
 
 __all__ = ["Finding", "FileReport", "scan_source", "scan_file", "scan_paths", "iter_files",
@@ -39,7 +41,8 @@ __all__ = ["Finding", "FileReport", "scan_source", "scan_file", "scan_paths", "i
 # The largest file the scanner reads (larger ones are reported as skipped, unread).
 MAX_BYTES = 8 << 20
 
-_ROOTS = ("tensorflow", "numpy")
+# tensorflow, numpy, and the modules the shim gives user code legacy views of
+_ROOTS = ("tensorflow", "numpy", *sorted(legacy_table.STACK_ROOTS), *sorted(legacy_table.STDLIB))
 _CATCHES = {
     "import": {"ImportError", "Exception", "BaseException"},
     "attribute": {"AttributeError", "Exception", "BaseException"},

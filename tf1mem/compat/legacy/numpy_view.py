@@ -14,7 +14,11 @@ third-party libraries see NumPy exactly as installed, and user code gets the sam
 functions, types and arrays (``np.ndarray is numpy.ndarray``).
 
 Each legacy name, the first time user code uses it, prints one note to stderr
-that names it and what to write instead. ``np.fromstring``'s binary mode
+that names it and what to write instead. ``np.array`` / ``np.asarray`` /
+``np.asanyarray`` of a ragged nested sequence (``np.array(list(zip(x, y)))`` with rows
+of unequal length) give the object array NumPy <= 1.23 gave (NumPy 1.24+ raises
+``ValueError``), and ``np.array(..., copy=False)`` copies where needed, as in NumPy 1.x
+(NumPy 2 raises). ``np.fromstring``'s binary mode
 (``sep=""``, deprecated since NumPy 1.14 and an error in 2.4) reads bytes as NumPy 1.x did; with
 :func:`install_print_legacy` NumPy scalars print as ``1.5``, not ``np.float32(1.5)``.
 Not provided: methods of ``ndarray``
@@ -176,9 +180,76 @@ def _fromstring(real):
     return fromstring
 
 
+def _ragged_note(name):
+    _note(f"{name}(ragged)",
+          f"np.{name} of ragged nested sequences (rows of unequal length, e.g. "
+          f"np.array(list(zip(x, y)))) made an object array in NumPy <= 1.23 and is a "
+          f"ValueError since NumPy 1.24; tf1mem gives the object array as NumPy 1.18 did. "
+          f"Write np.{name}(..., dtype=object) instead.")
+
+
+def _is_ragged_error(exc):
+    """Whether ``exc`` is NumPy 2's refusal of a ragged nested sequence (NumPy 1.24+ says
+    '... has an inhomogeneous shape after N dimensions ...')."""
+    return "inhomogeneous shape" in str(exc)
+
+
+def _array(real):
+    def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, **kwargs):
+        """NumPy 1.18's ``np.array``: a ragged nested sequence without ``dtype`` gives an
+        object array (of the dimensions its rows share); ``copy=False`` copies only where
+        needed (NumPy 2's ``copy=None``)."""
+        if copy is False:
+            _note("array(copy=False)",
+                  "np.array(..., copy=False) copied only where needed in NumPy 1.x and "
+                  "raises in NumPy 2 where a copy is needed; tf1mem passes copy=None (NumPy "
+                  "1.x's meaning). Write np.asarray(...) or copy=None instead.")
+            copy = None
+        if dtype is not None:
+            return real(object, dtype, copy=copy, order=order, subok=subok, ndmin=ndmin,
+                        **kwargs)
+        try:
+            return real(object, copy=copy, order=order, subok=subok, ndmin=ndmin, **kwargs)
+        except ValueError as exc:
+            if not _is_ragged_error(exc):
+                raise
+        # Outside the except block: an error of the retry (NumPy 1.18's own, as for
+        # arrays that cannot broadcast) is not chained to NumPy 2's refusal.
+        _ragged_note("array")
+        return real(object, builtins.object, copy=copy, order=order, subok=subok,
+                    ndmin=ndmin, **kwargs)
+
+    array.__wrapped__ = real
+    return array
+
+
+def _as_array(name):
+    def factory(real):
+        def as_array(a, dtype=None, *args, **kwargs):
+            if dtype is not None:
+                return real(a, dtype, *args, **kwargs)
+            try:
+                return real(a, None, *args, **kwargs)
+            except ValueError as exc:
+                if not _is_ragged_error(exc):
+                    raise
+            _ragged_note(name)  # retried outside the except block, as in _array
+            return real(a, builtins.object, *args, **kwargs)
+
+        as_array.__name__ = as_array.__qualname__ = name
+        as_array.__doc__ = (f"NumPy 1.18's ``np.{name}``: a ragged nested sequence without "
+                            f"``dtype`` gives an object array (of the dimensions its rows "
+                            f"share).")
+        as_array.__wrapped__ = real
+        return as_array
+
+    return factory
+
+
 # Functions NumPy 2 still has but with a behaviour TF1 code relied on removed:
 # name -> wrapper factory taking the real function.
-BEHAVIOURS = {"fromstring": _fromstring}
+BEHAVIOURS = {"fromstring": _fromstring, "array": _array, "asarray": _as_array("asarray"),
+              "asanyarray": _as_array("asanyarray")}
 
 _NOTES = module_view.Notes()  # names noted in this process (one note each)
 _note = _NOTES.note

@@ -1,7 +1,11 @@
 """The TF1-aware ``__import__``: user code's ``import tensorflow`` (and ``numpy``,
-``inspect``, ...) answered with the shim's modules."""
+``inspect``, ``scipy.misc``, ``PIL.Image``, ``sklearn.cross_validation``, ...) answered with
+the shim's modules (which ones: :mod:`tf1mem.compat.legacy.table`)."""
+
+import importlib
 
 from tf1mem.compat import table
+from tf1mem.compat.legacy import table as legacy_table
 from tf1mem.compat.runtime import state as state_lib
 from tf1mem.compat.runtime.usercode import is_user_code
 
@@ -20,17 +24,21 @@ def tf1_import(state, original, check_caller):
                 and (len(name) == 17 or name[17] == ".")
                 and state_lib.current is state and (not check_caller or is_user_code(globals))):
             return _compat_import(state, original, name, globals, locals, fromlist)
+        if (state.options.stack_compat and level == 0
+                and name.partition(".")[0] in legacy_table.STACK_ROOTS
+                and state_lib.current is state and (not check_caller or is_user_code(globals))):
+            return _legacy_stack(state, original, name, globals, locals, fromlist)
         module = original(name, globals, locals, fromlist, level)
         if (level == 0 and name[:10] == "tensorflow"
                 and (name == "tensorflow" or (name[10:11] == "." and not fromlist))
                 and state_lib.current is state and (not check_caller or is_user_code(globals))):
             # TensorFlow is imported now: a lazy install has completed (or raised).
             return state.proxy if state.active else state.activate()
-        if (state.options.numpy_compat and level == 0 and name[:5] == "numpy"
+        if (state.options.numpy_compat and level == 0 and name[:5] == legacy_table.NUMPY
                 and (name == "numpy" or (name[5:6] == "." and not fromlist))
                 and state_lib.current is state and (not check_caller or is_user_code(globals))):
             return _legacy_numpy(state)
-        if (state.options.python_compat and level == 0 and name in _LEGACY_STDLIB
+        if (state.options.python_compat and level == 0 and name in legacy_table.STDLIB
                 and state_lib.current is state and (not check_caller or is_user_code(globals))):
             return _legacy_stdlib(state, module)
         return module
@@ -97,10 +105,6 @@ def _legacy_numpy(state):
     return state.numpy
 
 
-# Standard-library modules whose Python 3.7 names user code gets with python_compat.
-_LEGACY_STDLIB = frozenset({"inspect", "time", "collections", "fractions", "base64", "cgi"})
-
-
 def _legacy_stdlib(state, module):
     """The view of ``module`` user code gets (see :mod:`tf1mem.compat.legacy.stdlib_view`)."""
     view = state.stdlib.get(module.__name__)
@@ -114,3 +118,31 @@ def _legacy_stdlib(state, module):
                     state.undo.append(legacy_python.reset_notes)
                 view = state.stdlib[module.__name__] = legacy_python.make_module(module)
     return view
+
+
+def _legacy_stack(state, original, name, globals, locals, fromlist):
+    """User code's import of a module of the scientific stack (see
+    :mod:`tf1mem.compat.legacy.stack_view`): the real import, answered with the view of
+    what it gives; a module the library removed (``sklearn.cross_validation``) is the
+    view standing for it, provided its library imports."""
+    from tf1mem.compat.legacy import stack_view
+
+    with state_lib.LOCK:
+        if not state.stack_started:
+            state.stack_started = True
+            state.undo.append(stack_view.reset_notes)
+    try:
+        module = original(name, globals, locals, fromlist, 0)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or ""
+        if missing not in legacy_table.STACK or not (
+                name == missing or name.startswith(missing + ".")):
+            raise
+        virtual = stack_view.virtual_module(missing, state.stack)
+        if not fromlist:
+            return stack_view.view_of(importlib.import_module(name.partition(".")[0]),
+                                      state.stack)
+        if name == missing:
+            return virtual
+        raise
+    return stack_view.view_of(module, state.stack)

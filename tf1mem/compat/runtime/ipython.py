@@ -53,7 +53,7 @@ def load(shell):
     installed_here = False
     if not lifecycle.is_installed():
         lifecycle.install(import_hook="modules", lazy=True, numpy_compat=True,
-                          python_compat=True)
+                          python_compat=True, stack_compat=True)
         installed_here = True
     user_builtins = hooks.user_globals().get("__builtins__")
     namespace = shell.user_global_ns

@@ -57,7 +57,7 @@ def _snapshot_env(state, name, value):
 def install(*, session_options=None, force_config=False, placement_report=None,
             forbid_servers=None, import_hook="builtins", allow_remote=False, lazy=False,
             on_tensorflow=None, numpy_compat=False, memory_report=None, oom_tensors=False,
-            python_compat=False):
+            python_compat=False, stack_compat=False):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -102,6 +102,14 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         removed since (``inspect.getargspec``, ``time.clock``, ``collections.Iterable``
         ...; :mod:`tf1mem.compat.legacy.stdlib_view`), each noted once on stderr. The
         real modules are not changed. The runner's default (``--no-python-compat``).
+      stack_compat: user code's imports of ``PIL.Image``, ``scipy.misc``,
+        ``scipy.ndimage``, ``sklearn.cross_validation`` and ``sklearn.externals.joblib``
+        get the names Pillow 6, SciPy 1.1 and scikit-learn 0.19 had and their libraries
+        removed since (``Image.ANTIALIAS``, ``scipy.misc.imread`` / ``imresize``,
+        ``cross_validation.KFold(n, n_folds)`` ...;
+        :mod:`tf1mem.compat.legacy.stack_view`), each noted once on stderr, for the
+        libraries that are installed. The real modules are not changed. The runner's
+        default (``--no-stack-compat``).
       memory_report: a path (``.json`` / ``.csv``); every session run label's
         per-device peak and largest tensors are recorded from traced runs
         (:mod:`tf1mem.observe.run_memory`) and written by
@@ -128,7 +136,8 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         placement_report=placement_report, forbid_servers=forbid_servers,
         import_hook=import_hook, allow_remote=bool(allow_remote),
         numpy_compat=bool(numpy_compat), memory_report=memory_report,
-        oom_tensors=bool(oom_tensors), python_compat=bool(python_compat))
+        oom_tensors=bool(oom_tensors), python_compat=bool(python_compat),
+        stack_compat=bool(stack_compat))
     with state_lib.LOCK:
         if state_lib.current is not None:
             if options.asks_for_something() and options != state_lib.current.options:

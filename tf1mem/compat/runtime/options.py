@@ -25,6 +25,8 @@ class ShimOptions:
       memory_report: a path for the per-run memory report, or None.
       oom_tensors: every run asks for the live-tensor list on out-of-memory.
       python_compat: user code gets Python 3.7's removed standard-library names.
+      stack_compat: user code gets the removed names of SciPy 1.1, Pillow 6 and
+        scikit-learn 0.19 (the scientific stack of TF 1.x's time).
     """
 
     session_options: Optional[Any] = None
@@ -37,6 +39,7 @@ class ShimOptions:
     memory_report: Optional[str] = None
     oom_tensors: bool = False
     python_compat: bool = False
+    stack_compat: bool = False
 
     def __post_init__(self):
         if self.import_hook not in IMPORT_HOOKS:

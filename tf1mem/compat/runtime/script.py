@@ -222,7 +222,7 @@ def run_script(opts, *, forbid_servers=None):
                  placement_report=opts.placement_report, forbid_servers=forbid_servers,
                  import_hook="modules", allow_remote=opts.allow_remote, lazy=True,
                  on_tensorflow=on_tensorflow, numpy_compat=opts.numpy_compat,
-                 python_compat=opts.python_compat,
+                 python_compat=opts.python_compat, stack_compat=opts.stack_compat,
                  memory_report=opts.memory_report, oom_tensors=opts.oom_tensors)
     init_globals = hooks.user_globals()
     saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None

@@ -34,6 +34,8 @@ class Installation:
         self.on_tensorflow = []  # callables(proxy), run once that part is in
         self.numpy = None  # user code's legacy NumPy module, made at its first import
         self.stdlib = {}  # module name -> legacy standard-library view, made at first use
+        self.stack = {}  # module name -> legacy scientific-stack view, made at first use
+        self.stack_started = False  # the stack views' notes are reset by uninstall
 
     def feature(self, kind):
         """The handed feature of class ``kind``, or None."""
