@@ -123,6 +123,16 @@ def task_from(opts: ClusterOptions, environ: Mapping[str, str]):
         raise UsageError(f"task {job}:{index} is not in the cluster {cluster}")
     from tf1mem.distributed import servers
 
+    seen = {}
+    for name in ("ps", "worker"):
+        for i, address in enumerate(cluster[name]):
+            host, port = servers.parse_address(str(address), source)
+            key = (host.strip("[]").lower().replace("localhost", "127.0.0.1"), port)
+            if key in seen:
+                raise UsageError(
+                    f"{address!r} is given to both {seen[key]} and {name}:{i} in {source}; "
+                    "each task needs an address of its own (another port)")
+            seen[key] = f"{name}:{i}"
     for address in cluster["ps"] + cluster["worker"]:
         host, _ = servers.parse_address(str(address), source)
         if not opts.allow_remote and not _is_loopback(host):
