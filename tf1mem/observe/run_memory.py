@@ -46,6 +46,12 @@ def check_report_path(path, flag="--memory-report") -> None:
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise UsageError(f"{flag} {path!r}: folder {folder!r} does not exist or is not "
                          f"writable; create it or choose another path")
+    if os.path.isdir(path):
+        raise UsageError(f"{flag} {path!r}: is a folder; give a file name in it (e.g. "
+                         f"{os.path.join(path, 'memory.json')!r})")
+    if os.path.lexists(path) and (not os.path.isfile(path) or not os.access(path, os.W_OK)):
+        raise UsageError(f"{flag} {path!r}: exists and is not a writable regular file; "
+                         f"choose another path")
 
 
 def _name_of(item):
@@ -100,11 +106,20 @@ class _Entry:
 
 
 class RunMemoryLog:
-    """Collects per-label device peaks from traced runs; thread-safe."""
+    """Collects per-label device peaks from traced runs; thread-safe.
 
-    def __init__(self):
+    Args:
+      path: where the report goes as it grows, or None. After each traced run the whole
+        report is rewritten there atomically, so the file is valid JSON or CSV at every
+        moment and holds everything traced so far even when the program ends by SIGTERM
+        or ``os._exit``.
+    """
+
+    def __init__(self, path=None):
         self._lock = threading.Lock()
         self._entries: Dict[tuple, _Entry] = {}
+        self._path = path
+        self._write_lock = threading.Lock()  # a later snapshot is never overwritten
 
     def should_trace(self, session_number, label, feed_dict, can_trace=True) -> bool:
         """Counts one run of ``label``; whether this run is to be traced (never where
@@ -137,6 +152,8 @@ class RunMemoryLog:
             for name, dev in step.devices.items():
                 if name not in entry.devices or dev.peak_bytes > entry.devices[name].peak_bytes:
                     entry.devices[name] = dev
+        if self._path is not None:
+            self.write(self._path)
 
     def to_list(self):
         """One dict per label, in first-run order (JSON-ready)."""
@@ -154,6 +171,10 @@ class RunMemoryLog:
 
     def write(self, path) -> None:
         """Writes the report to ``path``: JSON or CSV by its extension."""
+        with self._write_lock:
+            self._write(path)
+
+    def _write(self, path) -> None:
         check_report_path(path)
         labels = self.to_list()
         if os.path.splitext(path)[1].lower() == ".json":

@@ -42,7 +42,7 @@ class SessionFeatures:
         if self.memory_report:
             from tf1mem.observe import run_memory
 
-            memory_log = run_memory.RunMemoryLog()
+            memory_log = run_memory.RunMemoryLog(self.memory_report)
         # Always: even with no options, every session is noted, so that GPU options
         # coming too late to take effect are warned about.
         hooks = session_hooks.SessionHooks(
