@@ -34,6 +34,7 @@ class Installation:
         self.on_tensorflow = []  # callables(proxy), run once that part is in
         self.numpy = None  # user code's legacy NumPy module, made at its first import
         self.stdlib = {}  # module name -> legacy standard-library view, made at first use
+        self.internals = {}  # user code's tensorflow.python.* modules, made at first use
 
     def feature(self, kind):
         """The handed feature of class ``kind``, or None."""
