@@ -21,6 +21,8 @@ PREFIX_SAMPLES = {
     "tensorflow.contrib.slim.python.slim": [
         "nets.vgg", "nets.inception_v3", "nets.resnet_v1", "learning", "model_analyzer",
         "evaluation", "data.tfexample_decoder"],
+    "tensorflow.contrib.keras.python.keras": ["applications.imagenet_utils", "utils.data_utils",
+                                              "layers", "backend"],
     "tensorflow.python.keras": [
         "applications.imagenet_utils", "utils.data_utils", "utils.generic_utils",
         "engine.input_spec", "engine.base_layer", "preprocessing.image",

@@ -293,8 +293,13 @@ def _main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import battery  # pylint: disable=import-self
 
+    # The functions nest defines (is_sequence wraps a C function of pywrap): its API; the future
+    # imports and the tf_export decorator it imported are left out.
+    public = sorted(n for n, v in vars(tf_nest).items() if not n.startswith("_") and callable(v)
+                    and getattr(v, "__module__", None) in (
+                        tf_nest.__name__, "tensorflow.python.pywrap_tensorflow_internal"))
     json.dump({"tensorflow": tf.__version__, "python": "%d.%d" % sys.version_info[:2],
-               "results": battery.run(tf_nest, tf)}, sys.stdout, indent=1)
+               "public": public, "results": battery.run(tf_nest, tf)}, sys.stdout, indent=1)
     sys.stdout.write("\n")
 
 

@@ -402,6 +402,8 @@ CONTRIB_SUBMODULES = {
     "data.python.ops.batching": "data",
     "data.python.ops.sliding": "data",
     "lookup.lookup_ops": "lookup",
+    "image.python.ops.image_ops": "image",
+    "estimator.python.estimator.extenders": "estimator",
 }
 # Packages below a provided tf.contrib module whose TF1 ``__init__`` re-exported a
 # module's names (``from tensorflow.contrib.framework.python.ops import add_arg_scope``,
@@ -497,6 +499,8 @@ MODULE_ALIASES = {
         "tf1mem.compat.tf.contrib.training.hparams",
     "tensorflow.contrib.training.python.training.evaluation": "tf_slim.training.evaluation",
     "tensorflow.contrib.training.python.training.training": "tf_slim.training.training",
+    "tensorflow.contrib.distributions.python.ops.bijectors":
+        "tf1mem.compat.tf.contrib.distributions.bijectors",
     "tensorflow.contrib.learn.python.learn.preprocessing.text":
         "tf1mem.compat.tf.contrib.learn.preprocessing",
 }
@@ -504,6 +508,8 @@ MODULE_ALIASES = {
 # value (``tensorflow.contrib.slim.python.slim.nets.vgg`` is ``tf_slim.nets.vgg``).
 MODULE_PREFIX_ALIASES = {
     "tensorflow.contrib.slim.python.slim": "tf_slim",
+    # TF 1.2-1.3's Keras (tensornets' fallback): the Keras user code's tf.keras is built from
+    "tensorflow.contrib.keras.python.keras": "tf_keras.src",
 }
 VIRTUAL_ROOTS = ("tensorflow.contrib", "tensorflow.examples", "tensorflow.estimator")
 # Top-level tf.X provided by a tf1mem module (TF 2 removed them, or TF 1.15's differs:
