@@ -11,8 +11,12 @@ import it (for :data:`REMOVED_SYMBOLS`) without forming a circle. For each name,
   A single string means the module *is* ``tf.contrib.<name>``; a tuple builds a module
   that looks each name up in the sources in turn (a tf1mem module serves its
   ``__all__``). :data:`MODULE_ALIASES` maps deeper TF1 module paths to the module they
-  are, :data:`TOP_LEVEL_MODULES` the top-level ``tf.X`` TF 2 dropped,
-  :data:`INTERNAL_ALIASES` TF-internal names TF 2.21 moved;
+  are (:data:`MODULE_PREFIX_ALIASES` whole subtrees, :data:`CONTRIB_SUBMODULES` and
+  :data:`CONTRIB_PACKAGES` paths below a provided ``tf.contrib`` module),
+  :data:`TOP_LEVEL_MODULES` the top-level ``tf.X`` TF 2 dropped or changed,
+  :data:`INTERNAL_MODULES` / :data:`INTERNAL_PREFIXES` the TF1 internal modules
+  (``tensorflow.python.*``) user code imports, :data:`INTERNAL_ALIASES` TF-internal names
+  TF 2.21 moved, added back while the shim is installed;
 - removed, with its replacement: :data:`REMOVED_CONTRIB` (modules),
   :data:`REMOVED_SYMBOLS` (``module.name`` below ``tf.contrib``), :data:`REMOVED_TOP_LEVEL`,
   :data:`ESTIMATOR_REMOVED` and :data:`ESTIMATOR_EXPERIMENTAL_REMOVED`.
@@ -23,8 +27,9 @@ docs/CONTRIB.md is generated from this table (:mod:`tf1mem.migrate.inventory`).
 
 __all__ = [
     "CONTRIB_MODULES", "FORWARDING", "REMOVED_CONTRIB", "REMOVED_TOP_LEVEL", "REMOVED_SYMBOLS",
-    "CONTRIB_SUBMODULES", "PARTLY_PROVIDED", "USAGE", "USAGE_SAMPLE_SIZE",
-    "MODULE_ALIASES", "VIRTUAL_ROOTS", "TOP_LEVEL_MODULES", "COMPAT_ESTIMATOR",
+    "CONTRIB_SUBMODULES", "CONTRIB_PACKAGES", "PARTLY_PROVIDED", "USAGE", "USAGE_SAMPLE_SIZE",
+    "MODULE_ALIASES", "MODULE_PREFIX_ALIASES", "INTERNAL_MODULES", "INTERNAL_PREFIXES",
+    "VIRTUAL_ROOTS", "TOP_LEVEL_MODULES", "COMPAT_ESTIMATOR",
     "NOT_IN_COMPAT_V1", "INTERNAL_ALIASES", "ESTIMATOR_REMOVED",
     "ESTIMATOR_EXPERIMENTAL_REMOVED",
 ]
@@ -309,6 +314,9 @@ REMOVED_SYMBOLS.update({
     "learn.preprocessing.ByteProcessor": "tf.strings.unicode_decode / tf.io.decode_raw",
     "summary.create_db_writer": "tf.contrib.summary.create_file_writer (the SQLite "
                                 "writer left with TF 2)",
+    "cudnn_rnn.CudnnLSTM": "tf.keras.layers.LSTM (cuDNN's kernel on a GPU), or "
+                           "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell (tf1mem provides it)",
+    "cudnn_rnn.CudnnGRU": "tf.keras.layers.GRU (cuDNN's kernel on a GPU)",
 })
 # TF 1.15's tf.contrib.distributions names tf1mem does not provide: TensorFlow Probability
 # has each (its samples and seeds differ from TF1's).
@@ -349,10 +357,66 @@ REMOVED_SYMBOLS.update({f"distributions.{_name}": f"TensorFlow Probability: tfp.
 # tf.contrib module they are (the same module object): 2017 code wrote
 # ``from tensorflow.contrib.eager.python import tfe``. The paths between (here
 # ``eager.python``) are packages under the shim.
+#
+# Ranked by how often TF1 code imported them (docs/INTERNALS.md: the sample, its date and
+# queries). Paths TF 1.15 itself had, except the two marked TF 1.0-1.2 (core_rnn_cell_impl,
+# core_rnn), kept because 2017 code still imports them.
 CONTRIB_SUBMODULES = {
+    # tensorflow.contrib.legacy_seq2seq.python.ops.seq2seq (9 in the sample)
+    "legacy_seq2seq.python.ops.seq2seq": "legacy_seq2seq",
+    # tf.contrib.cudnn_rnn's module path (9): tf1mem has CudnnCompatibleLSTMCell only
+    "cudnn_rnn.python.ops.cudnn_rnn_ops": "cudnn_rnn",
+    "seq2seq.python.ops.attention_wrapper": "seq2seq",
+    "seq2seq.python.ops.beam_search_decoder": "seq2seq",
+    "seq2seq.python.ops.basic_decoder": "seq2seq",
+    "seq2seq.python.ops.helper": "seq2seq",
+    "seq2seq.python.ops.decoder": "seq2seq",
+    "seq2seq.python.ops.loss": "seq2seq",
+    "seq2seq.python.ops.beam_search_ops": "seq2seq",
+    "rnn.python.ops.core_rnn_cell": "rnn",
+    "rnn.python.ops.rnn_cell": "rnn",
+    "rnn.python.ops.rnn": "rnn",
+    "rnn.python.ops.gru_ops": "rnn",
+    "rnn.python.ops.lstm_ops": "rnn",
+    "rnn.python.ops.fused_rnn_cell": "rnn",
+    "rnn.python.ops.core_rnn_cell_impl": "rnn",  # TF 1.0-1.2
+    "rnn.python.ops.core_rnn": "rnn",  # TF 1.0-1.2
+    "metrics.python.ops.metric_ops": "metrics",
+    "framework.python.ops.variables": "framework",
+    "framework.python.framework.checkpoint_utils": "framework",
+    "opt.python.training.external_optimizer": "opt",
+    "opt.python.training.lazy_adam_optimizer": "opt",
+    "opt.python.training.nadam_optimizer": "opt",
+    "opt.python.training.adamax": "opt",
+    "opt.python.training.weight_decay_optimizers": "opt",
+    "opt.python.training.moving_average_optimizer": "opt",
+    "learn.python.learn.estimators.run_config": "learn",
+    "learn.python.learn.estimators.estimator": "learn",
+    "learn.python.learn.metric_spec": "learn",
+    "losses.python.losses.loss_ops": "losses",
+    "crf.python.ops.crf": "crf",
     "eager.python.tfe": "eager",
     "learn.python.learn.estimators.model_fn": "learn",
     "factorization.python.ops.gmm_ops": "factorization",
+    "factorization.python.ops.clustering_ops": "factorization",
+    "data.python.ops.batching": "data",
+    "data.python.ops.sliding": "data",
+    "lookup.lookup_ops": "lookup",
+    "image.python.ops.image_ops": "image",
+    "estimator.python.estimator.extenders": "estimator",
+}
+# Packages below a provided tf.contrib module whose TF1 ``__init__`` re-exported a
+# module's names (``from tensorflow.contrib.framework.python.ops import add_arg_scope``,
+# tflearn 0.3.2): path -> that module, a tf.contrib module's name or a module's dotted
+# name. Under the shim each is a package of its own that serves the module's names first,
+# then its submodules (TF1's star imports bound ``arg_scope`` to the function, not the
+# submodule), so importing a submodule below it never sets an attribute on that module.
+CONTRIB_PACKAGES = {
+    "framework.python.ops": "framework",
+    "framework.python.framework": "framework",
+    "layers.python.layers": "layers",
+    "learn.python.learn.preprocessing": "tf1mem.compat.tf.contrib.learn.preprocessing",
+    "losses.python.metric_learning": "tf1mem.compat.tf.contrib.losses.metric_learning",
 }
 # What a removed module still has under tf1mem (tensorflow.contrib.<name>.<...> aliases).
 PARTLY_PROVIDED = {}
@@ -415,12 +479,43 @@ MODULE_ALIASES = {
     "tensorflow.estimator": "tf1mem.compat.tf.estimator",
     "tensorflow.estimator.inputs": "tf1mem.compat.tf.estimator.inputs",
     "tensorflow.estimator.export": "tf1mem.compat.tf.estimator.export",
+    # Deeper tf.contrib paths whose TF1 module is one of tf-slim's or tf1mem's modules.
+    "tensorflow.contrib.layers.python.layers.initializers": "tf_slim.layers.initializers",
+    "tensorflow.contrib.layers.python.layers.regularizers": "tf_slim.layers.regularizers",
+    "tensorflow.contrib.layers.python.layers.layers": "tf_slim.layers.layers",
+    "tensorflow.contrib.layers.python.layers.utils": "tf_slim.layers.utils",
+    "tensorflow.contrib.layers.python.layers.optimizers": "tf_slim.layers.optimizers",
+    "tensorflow.contrib.layers.python.layers.summaries": "tf_slim.layers.summaries",
+    "tensorflow.contrib.layers.python.layers.normalization": "tf_slim.layers.normalization",
+    "tensorflow.contrib.layers.python.layers.feature_column":
+        "tf1mem.compat.tf.contrib.layers.feature_column",
+    "tensorflow.contrib.layers.python.layers.feature_column_ops":
+        "tf1mem.compat.tf.contrib.layers.feature_column_ops",
+    "tensorflow.contrib.layers.python.layers.encoders": "tf1mem.compat.tf.contrib.layers.encoders",
+    "tensorflow.contrib.framework.python.ops.arg_scope": "tf_slim.ops.arg_scope",
+    # the speech-commands tutorial's audio ops: TF 2.21 keeps the same four ops here
+    "tensorflow.contrib.framework.python.ops.audio_ops": "tensorflow.python.ops.gen_audio_ops",
+    "tensorflow.contrib.training.python.training.hparam":
+        "tf1mem.compat.tf.contrib.training.hparams",
+    "tensorflow.contrib.training.python.training.evaluation": "tf_slim.training.evaluation",
+    "tensorflow.contrib.training.python.training.training": "tf_slim.training.training",
+    "tensorflow.contrib.distributions.python.ops.bijectors":
+        "tf1mem.compat.tf.contrib.distributions.bijectors",
+    "tensorflow.contrib.learn.python.learn.preprocessing.text":
+        "tf1mem.compat.tf.contrib.learn.preprocessing",
+}
+# Module path prefixes: a module below the key is the module of the same rest below the
+# value (``tensorflow.contrib.slim.python.slim.nets.vgg`` is ``tf_slim.nets.vgg``).
+MODULE_PREFIX_ALIASES = {
+    "tensorflow.contrib.slim.python.slim": "tf_slim",
+    # TF 1.2-1.3's Keras (tensornets' fallback): the Keras user code's tf.keras is built from
+    "tensorflow.contrib.keras.python.keras": "tf_keras.src",
 }
 VIRTUAL_ROOTS = ("tensorflow.contrib", "tensorflow.examples", "tensorflow.estimator")
-# Top-level tf.X provided by a tf1mem module: TF 2 removed them (estimator), or TF 1.15
-# dropped idioms of TF <= 1.4 that public TF1 code still has (flags' _parse_flags() and
-# __flags; app for app.flags).
-TOP_LEVEL_MODULES = {"estimator": "tf1mem.compat.tf.estimator",
+# Top-level tf.X provided by a tf1mem module: TF 2 removed them (estimator), TF 1.15's
+# differs (tf.nest raised TF 1.15's errors), or TF 1.15 dropped idioms of TF <= 1.4 that
+# public TF1 code still has (flags' _parse_flags() and __flags; app for app.flags).
+TOP_LEVEL_MODULES = {"estimator": "tf1mem.compat.tf.estimator", "nest": "tf1mem.compat.tf.nest",
                      "flags": "tf1mem.compat.tf.flags", "app": "tf1mem.compat.tf.app"}
 
 # What user code's tf.compat.v1 / tf.compat.v2 add to TF 2.21's (TF 1.15 had them,
@@ -435,6 +530,45 @@ NOT_IN_COMPAT_V1 = {
                "`import tensorflow as tf` and use tf.contrib",
     "examples": "tensorflow.examples was never part of tf.compat.v1, in TF 1.15 either: "
                 "write `from tensorflow.examples.tutorials.mnist import input_data`",
+}
+
+# TF1's internal modules (``tensorflow.python.*``) as user code sees them under the shim:
+# full module name -> its source (a module's dotted name or an attribute path, as in
+# CONTRIB_MODULES: a tuple builds a module looking each name up in turn). Only the imports
+# of user code (and TF1 packages) are answered with these (tf1mem's ``__import__``:
+# :mod:`tf1mem.compat.runtime.internals`); the real modules, which libraries see, are not
+# changed. Each is a TF1 path TF 2.21 lacks (``tensorflow.python.keras.applications``) or
+# whose TF 2.21 module differs from what user code's ``tf`` gives (TF 2.21's
+# ``tensorflow.python.layers.core.Dense`` and ``rnn_cell_impl.LSTMCell`` are a frozen
+# internal Keras's, not ``tf.layers.Dense`` and ``tf.nn.rnn_cell.LSTMCell``).
+# docs/INTERNALS.md ranks them by use.
+INTERNAL_MODULES = {
+    "tensorflow.python.util.nest": "tf1mem.compat.tf.python.util.nest",
+    "tensorflow.python.ops.rnn_cell": (
+        "tensorflow:compat.v1.nn.rnn_cell", "tf_keras.src.layers.rnn.legacy_cells",
+        "tf_keras.src.layers.rnn.legacy_cell_wrappers"),
+    "tensorflow.python.ops.rnn_cell_impl": (
+        "tensorflow:compat.v1.nn.rnn_cell", "tf_keras.src.layers.rnn.legacy_cells",
+        "tf_keras.src.layers.rnn.legacy_cell_wrappers"),
+    # tflearn: from tensorflow.python.ops.rnn import rnn_cell_impl, dynamic_rnn
+    "tensorflow.python.ops.rnn.rnn_cell_impl": (
+        "tensorflow:compat.v1.nn.rnn_cell", "tf_keras.src.layers.rnn.legacy_cells",
+        "tf_keras.src.layers.rnn.legacy_cell_wrappers"),
+    "tensorflow.python.layers.base": (
+        "tf_keras.src.legacy_tf_layers.base", "tf_keras.src.engine.input_spec"),
+    "tensorflow.python.layers.core": "tf_keras.src.legacy_tf_layers.core",
+    "tensorflow.python.layers.convolutional": "tf_keras.src.legacy_tf_layers.convolutional",
+    "tensorflow.python.layers.pooling": "tf_keras.src.legacy_tf_layers.pooling",
+    "tensorflow.python.layers.normalization": "tf_keras.src.legacy_tf_layers.normalization",
+    "tensorflow.python.keras": "tf_keras.src",
+    "tensorflow.python.estimator": "tf1mem.compat.tf.estimator",
+}
+# Prefixes of INTERNAL_MODULES: a module below the key is the module of the same rest
+# below the value (``tensorflow.python.keras.applications.imagenet_utils`` is
+# ``tf_keras.src.applications.imagenet_utils``), for user code only.
+INTERNAL_PREFIXES = {
+    "tensorflow.python.keras": "tf_keras.src",
+    "tensorflow.python.estimator": "tf1mem.compat.tf.estimator",
 }
 
 # TF-internal names that TF1-era libraries (tf-slim 1.1.0 above all: batch_norm and
@@ -453,6 +587,23 @@ INTERNAL_ALIASES = (
      "tensorflow.python.ops.control_flow_assert", "Assert"),
     ("tensorflow.python.framework.graph_util", "convert_variables_to_constants",
      "tensorflow.python.framework.convert_to_constants", "convert_variables_to_constants"),
+    ("tensorflow.python.ops.array_ops", "stack", "tensorflow.python.ops.array_ops_stack",
+     "stack"),
+    ("tensorflow.python.ops.array_ops", "unstack", "tensorflow.python.ops.array_ops_stack",
+     "unstack"),
+    # reader = pywrap_tensorflow.NewCheckpointReader(path): listing a checkpoint
+    ("tensorflow.python.pywrap_tensorflow", "NewCheckpointReader",
+     "tensorflow.python.training.py_checkpoint_reader", "NewCheckpointReader"),
+    ("tensorflow.python.framework.ops", "register_tensor_conversion_function",
+     "tensorflow.python.framework.tensor_conversion_registry",
+     "register_tensor_conversion_function"),
+    # TF 2.21's tensorflow.python.layers.normalization lazily imports
+    # tf_keras.legacy_tf_layers.normalization, which tf_keras ships as
+    # tf_keras.src.legacy_tf_layers.normalization: tf-slim's batch_norm and
+    # tf.contrib.layers.batch_norm(fused=False) stopped there. Source attribute None: the
+    # loader that names the missing module is pointed at this one (loaded on first use).
+    ("tensorflow.python.layers.normalization", "normalization",
+     "tf_keras.src.legacy_tf_layers.normalization", None),
 )
 
 

@@ -109,8 +109,15 @@ def render():
                "tf1mem each is the module named.\n\n| TF1 path | is |\n|---|---|\n")
     for path, target in sorted(table.CONTRIB_SUBMODULES.items()):
         out.append(f"| `tensorflow.contrib.{path}` | `tf.contrib.{target}` |\n")
+    for path, target in sorted(table.CONTRIB_PACKAGES.items()):
+        served = target if "." in target else f"tf.contrib.{target}"
+        out.append(f"| `tensorflow.contrib.{path}` | a package serving `{served}`'s names |\n")
     for path, target in sorted(table.MODULE_ALIASES.items()):
         out.append(f"| `{path}` | `{target}` |\n")
+    for path, target in sorted(table.MODULE_PREFIX_ALIASES.items()):
+        out.append(f"| `{path}.*` | `{target}.*` |\n")
+    out.append("\nTF1's internal modules (`tensorflow.python.*`) that user code imports: "
+               "[INTERNALS.md](INTERNALS.md).\n")
     out.append("\n## tf.estimator names not provided\n\n| name | use instead |\n"
                "|---|---|\n")
     for name, advice in sorted(table.ESTIMATOR_REMOVED.items()):

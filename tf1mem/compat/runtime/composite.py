@@ -1,4 +1,5 @@
-"""The ``tf.contrib.<name>`` module built from the sources :mod:`tf1mem.compat.table` names.
+"""The ``tf.contrib.<name>`` module (or another TF1 module) built from the sources
+:mod:`tf1mem.compat.table` names.
 
 A single source is the module itself (``tf.contrib.slim is tf_slim``); several give a
 new module whose attributes are looked up lazily, first source first. A tf1mem module
@@ -12,7 +13,7 @@ import types
 from tf1mem import _lazy
 from tf1mem.compat import errors, table
 
-__all__ = ["make_composite", "source_names"]
+__all__ = ["load", "make_composite", "make_module", "source_names"]
 
 
 def _load(source):
@@ -52,7 +53,40 @@ def make_composite(fullname, contrib_name):
     sources, note = table.CONTRIB_MODULES[contrib_name]
     if isinstance(sources, str):
         return _load(sources)
-    module = types.ModuleType(fullname, f"tf.contrib.{contrib_name} under tf1mem: {note}.")
+
+    def missing(name):
+        key = f"{contrib_name}.{name}"
+        return errors.RemovedAttributeError(errors.removed_message(
+            f"tf.contrib.{key}", table.REMOVED_SYMBOLS.get(key)))
+
+    return make_module(fullname, sources, f"tf.contrib.{contrib_name} under tf1mem: {note}.",
+                       missing)
+
+
+def load(sources, fullname, doc):
+    """The module one table entry names: its single source, or a module built from several.
+
+    Args:
+      sources: a source string, or a tuple of them (see the module docstring).
+      fullname: the module's TF1 name (the built module's ``__name__``).
+      doc: the built module's docstring.
+    """
+    if isinstance(sources, str):
+        return _load(sources)
+    return make_module(fullname, sources, doc)
+
+
+def make_module(fullname, sources, doc, missing=None):
+    """A module whose attributes are looked up lazily in ``sources``, first source first.
+
+    Args:
+      fullname: the module's ``__name__``.
+      sources: source strings (see the module docstring).
+      doc: its docstring.
+      missing: called with a name no source has, returns the exception to raise
+        (default: an AttributeError naming the module).
+    """
+    module = types.ModuleType(fullname, doc)
 
     def __getattr__(name):
         if name == "__all__":
@@ -66,9 +100,10 @@ def make_composite(fullname, contrib_name):
         try:
             value = _lookup(sources, name)
         except KeyError:
-            key = f"{contrib_name}.{name}"
-            raise errors.RemovedAttributeError(errors.removed_message(
-                f"tf.contrib.{key}", table.REMOVED_SYMBOLS.get(key))) from None
+            if missing is not None:
+                raise missing(name) from None
+            raise AttributeError(f"module {fullname!r} (TF1's, under tf1mem) has no "
+                                 f"attribute {name!r}") from None
         module.__dict__[name] = value  # cache: later lookups are plain dict hits
         return value
 

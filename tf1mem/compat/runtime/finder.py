@@ -23,7 +23,7 @@ __all__ = ["Finder", "install_finder", "under_roots"]
 
 def _virtual_packages():
     names = set(table.VIRTUAL_ROOTS)
-    for alias in table.MODULE_ALIASES:
+    for alias in list(table.MODULE_ALIASES) + list(table.MODULE_PREFIX_ALIASES):
         parts = alias.split(".")
         for i in range(2, len(parts)):
             names.add(".".join(parts[:i]))
@@ -31,6 +31,21 @@ def _virtual_packages():
 
 
 _VIRTUAL_PACKAGES = _virtual_packages()
+
+
+def _prefix_target(fullname):
+    """The real module a :data:`table.MODULE_PREFIX_ALIASES` subtree gives ``fullname``, or None."""
+    for prefix, target in table.MODULE_PREFIX_ALIASES.items():
+        if fullname == prefix or fullname.startswith(prefix + "."):
+            return target + fullname[len(prefix):]
+    return None
+
+
+def _stand_in(fullname):
+    """The module a :data:`table.CONTRIB_PACKAGES` package serves the names of, or None."""
+    if not fullname.startswith("tensorflow.contrib."):
+        return None
+    return table.CONTRIB_PACKAGES.get(fullname[len("tensorflow.contrib."):])
 
 
 def _contrib_submodule(fullname):
@@ -42,8 +57,8 @@ def _contrib_submodule(fullname):
         return None
     if rest in table.CONTRIB_SUBMODULES:
         return "module"
-    if any(key.startswith(rest + ".") for key in table.CONTRIB_SUBMODULES) \
-            and "." in rest:
+    if "." in rest and any(key.startswith(rest + ".")
+                           for key in (*table.CONTRIB_SUBMODULES, *table.CONTRIB_PACKAGES)):
         return "package"
     return None
 
@@ -73,24 +88,59 @@ def _missing_module_error(fullname):
 
 
 class _VirtualPackage(types.ModuleType):
-    """A package that exists only under the shim, e.g. ``tensorflow.examples``."""
+    """A package that exists only under the shim, e.g. ``tensorflow.examples``.
+
+    One of :data:`table.CONTRIB_PACKAGES` serves its tf.contrib module's names first (as
+    TF1's star imports did), then its submodules.
+    """
 
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
         fullname = f"{self.__name__}.{name}"
+        stand_in = _stand_in(self.__name__)
+        if stand_in is not None:
+            served = importlib.import_module(
+                stand_in if "." in stand_in else f"tensorflow.contrib.{stand_in}")
+            try:
+                return getattr(served, name)
+            except AttributeError:
+                if not _known(fullname):
+                    raise
         if self.__name__ == "tensorflow.contrib":
             if name not in table.CONTRIB_MODULES and fullname not in _VIRTUAL_PACKAGES:
                 raise errors.RemovedAttributeError(errors.removed_message(
                     f"tf.contrib.{name}", table.REMOVED_CONTRIB.get(name)))
-        elif fullname not in table.MODULE_ALIASES and fullname not in _VIRTUAL_PACKAGES \
-                and _contrib_submodule(fullname) is None:
+        elif not _known(fullname):
             if self.__name__.startswith("tensorflow.contrib."):
                 top = self.__name__.split(".")[2]
                 raise errors.RemovedAttributeError(errors.removed_message(
                     "tf." + fullname[len("tensorflow."):], table.REMOVED_CONTRIB.get(top)))
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
         return importlib.import_module(fullname)
+
+    def __setattr__(self, name, value):
+        # The import system sets each submodule it loads on its package. On one of
+        # CONTRIB_PACKAGES the served module's name wins, as TF1's star imports made it:
+        # after `import ....framework.python.ops.arg_scope`, the package's arg_scope is
+        # still the function (sys.modules holds the submodule).
+        stand_in = _stand_in(self.__name__)
+        if stand_in is not None and isinstance(value, types.ModuleType) \
+                and value is sys.modules.get(f"{self.__name__}.{name}"):
+            served = importlib.import_module(
+                stand_in if "." in stand_in else f"tensorflow.contrib.{stand_in}")
+            try:
+                value = getattr(served, name)
+            except AttributeError:
+                pass
+        super().__setattr__(name, value)
+
+
+def _known(fullname):
+    """Whether the table names ``fullname`` or a module below it (below tensorflow.contrib)."""
+    return (fullname in table.MODULE_ALIASES or fullname in _VIRTUAL_PACKAGES
+            or _contrib_submodule(fullname) is not None or _stand_in(fullname) is not None
+            or _prefix_target(fullname) is not None)
 
 
 class _Loader(importlib.abc.Loader):
@@ -119,12 +169,21 @@ class Finder(importlib.abc.MetaPathFinder):
         if fullname in table.MODULE_ALIASES:
             return importlib.util.spec_from_loader(
                 fullname, _Loader(target=table.MODULE_ALIASES[fullname]))
+        real = _prefix_target(fullname)
+        if real is not None:
+            try:
+                found = importlib.util.find_spec(real)
+            except ModuleNotFoundError:  # a package above it is missing too
+                found = None
+            if found is None:
+                raise _missing_module_error(fullname)
+            return importlib.util.spec_from_loader(fullname, _Loader(target=real))
         parts = fullname.split(".")
         if len(parts) == 3 and parts[1] == "contrib" and parts[2] in table.CONTRIB_MODULES:
             # A provided module with aliases below it (tensorflow.contrib.learn) is the
             # table's module, not the virtual package those aliases would make.
             return self._contrib_module(fullname, parts[2])
-        if fullname in _VIRTUAL_PACKAGES:
+        if fullname in _VIRTUAL_PACKAGES or _stand_in(fullname) is not None:
             module = _VirtualPackage(fullname, f"{fullname}, provided by tf1mem's TF1 shim.")
             return importlib.util.spec_from_loader(
                 fullname, _Loader(module=module), is_package=True)

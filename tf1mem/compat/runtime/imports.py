@@ -1,11 +1,13 @@
-"""The TF1-aware ``__import__``: user code's ``import tensorflow`` (and ``numpy``,
-``inspect``, ``scipy.misc``, ``PIL.Image``, ``sklearn.cross_validation``, ...) answered with
-the shim's modules (which ones: :mod:`tf1mem.compat.legacy.table`)."""
+"""The TF1-aware ``__import__``: user code's ``import tensorflow`` (and
+``tensorflow.python.*``, ``numpy``, ``inspect``, ``scipy.misc``, ``PIL.Image``,
+``sklearn.cross_validation``, ...) answered with the shim's modules (which legacy views:
+:mod:`tf1mem.compat.legacy.table`)."""
 
 import importlib
 
 from tf1mem.compat import table
 from tf1mem.compat.legacy import table as legacy_table
+from tf1mem.compat.runtime import internals
 from tf1mem.compat.runtime import state as state_lib
 from tf1mem.compat.runtime.usercode import is_user_code
 
@@ -20,6 +22,10 @@ def tf1_import(state, original, check_caller):
     """
 
     def tf1mem_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if (level == 0 and name[:17] == "tensorflow.python"
+                and (len(name) == 17 or name[17] == ".")
+                and state_lib.current is state and (not check_caller or is_user_code(globals))):
+            return _internal_import(state, original, name, globals, locals, fromlist)
         if (level == 0 and name[:17] == "tensorflow.compat"
                 and (len(name) == 17 or name[17] == ".")
                 and state_lib.current is state and (not check_caller or is_user_code(globals))):
@@ -91,6 +97,17 @@ def _compat_import(state, original, name, globals, locals, fromlist):
     for part in parts[1:]:
         view = getattr(view, part)
     return view
+
+
+def _internal_import(state, original, name, globals, locals, fromlist):
+    """User code's ``import tensorflow.python...`` (see :mod:`~tf1mem.compat.runtime.internals`).
+
+    TensorFlow is imported first, as without the shim (completing a lazy install).
+    """
+    original("tensorflow", globals, locals, (), 0)
+    proxy = state.proxy if state.active else state.activate()
+    return internals.internal_import(original, proxy, state.internals, name, globals, locals,
+                                     fromlist)
 
 
 def _legacy_numpy(state):

@@ -203,7 +203,7 @@ def _activate(state):
 
                 state.undo.append(numpy_view.install_print_legacy())
             finder.install_finder(state)
-            state.proxy = views.TF1Module(real_tf)
+            state.proxy = views.TF1Module(real_tf, internals=state.internals)
             for feature in state.features:
                 feature.activate(state)
         except BaseException:

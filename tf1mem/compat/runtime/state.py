@@ -36,6 +36,7 @@ class Installation:
         self.stdlib = {}  # module name -> legacy standard-library view, made at first use
         self.stack = {}  # module name -> legacy scientific-stack view, made at first use
         self.stack_started = False  # the stack views' notes are reset by uninstall
+        self.internals = {}  # user code's tensorflow.python.* modules, made at first use
 
     def feature(self, kind):
         """The handed feature of class ``kind``, or None."""

@@ -5,6 +5,7 @@ import importlib
 import types
 
 from tf1mem.compat import errors, table
+from tf1mem.compat.runtime import internals
 
 __all__ = ["TF1Module"]
 
@@ -68,11 +69,17 @@ def _compat_views(real_compat):
 
 
 class TF1Module(types.ModuleType):
-    """What ``import tensorflow`` gives user code: ``tf.compat.v1`` plus contrib."""
+    """What ``import tensorflow`` gives user code: ``tf.compat.v1`` plus contrib.
 
-    def __init__(self, real):
+    Its ``python`` is user code's view of ``tensorflow.python``
+    (:class:`~tf1mem.compat.runtime.internals.InternalView`), so that
+    ``import tensorflow.python.util.nest as nest`` reaches TF 1.15's nest.
+    """
+
+    def __init__(self, real, internals=None):
         super().__init__("tensorflow", "TensorFlow's TF1 API (tf.compat.v1) under tf1mem.")
         self.__dict__["_tf1mem_real"] = real
+        self.__dict__["_tf1mem_internals"] = {} if internals is None else internals
         self.__dict__["__version__"] = real.__version__
         self.__dict__["compat"] = _compat_views(real.compat)
 
@@ -80,7 +87,9 @@ class TF1Module(types.ModuleType):
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
         real = self.__dict__["_tf1mem_real"]
-        if name in ("contrib", "examples"):
+        if name == "python":
+            value = internals.resolve(internals.ROOT, self.__dict__["_tf1mem_internals"])
+        elif name in ("contrib", "examples"):
             value = importlib.import_module(f"tensorflow.{name}")
         elif name in table.TOP_LEVEL_MODULES:
             value = importlib.import_module(table.TOP_LEVEL_MODULES[name])

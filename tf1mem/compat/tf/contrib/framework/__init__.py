@@ -9,7 +9,7 @@ objects there, still in TF 2.21 at these homes); tf1mem's table serves the rest
 from tf1mem import _lazy
 
 __getattr__, __dir__, __all__ = _lazy.attach(__name__, {
-    'nest': 'tensorflow:nest',
+    'nest': 'tf1mem.compat.tf.python.util.nest:',
     'get_or_create_global_step': 'tensorflow:compat.v1.train.get_or_create_global_step',
     'get_global_step': 'tensorflow:compat.v1.train.get_global_step',
     'is_tensor': 'tensorflow:is_tensor',
