@@ -515,8 +515,10 @@ VIRTUAL_ROOTS = ("tensorflow.contrib", "tensorflow.examples", "tensorflow.estima
 # Top-level tf.X provided by a tf1mem module: TF 2 removed them (estimator), TF 1.15's
 # differs (tf.nest raised TF 1.15's errors), or TF 1.15 dropped idioms of TF <= 1.4 that
 # public TF1 code still has (flags' _parse_flags() and __flags; app for app.flags).
+# tf.test answers is_built_with_cuda() as TF 1.15's package for the machine did.
 TOP_LEVEL_MODULES = {"estimator": "tf1mem.compat.tf.estimator", "nest": "tf1mem.compat.tf.nest",
-                     "flags": "tf1mem.compat.tf.flags", "app": "tf1mem.compat.tf.app"}
+                     "flags": "tf1mem.compat.tf.flags", "app": "tf1mem.compat.tf.app",
+                     "test": "tf1mem.compat.tf.test"}
 
 # What user code's tf.compat.v1 / tf.compat.v2 add to TF 2.21's (TF 1.15 had them,
 # TF 2.16+ has no estimator): attribute -> module it is.
