@@ -1,7 +1,7 @@
 """The compatibility wing: TF1 code runs unchanged on TensorFlow 2.
 
 This module is the wing's public face: :func:`install`, :func:`uninstall`,
-:func:`legacy`, :func:`is_installed` and the report writers (the doors
+:func:`legacy`, :func:`is_installed`, :func:`tf1_packages` and the report writers (the doors
 ``tf1mem.install()``, ``tf1mem.legacy()`` and ``tf1mem.v1`` call them). Importing it
 imports no TensorFlow. The wing, one sentence each:
 
@@ -24,10 +24,10 @@ it never imports :mod:`tf1mem.distributed` or a command module.
 
 from tf1mem.compat.runtime.hooks import user_globals
 from tf1mem.compat.runtime.lifecycle import (IMPORT_HOOKS, LEGACY_KERAS_ENV, install,
-                                             is_installed, legacy, uninstall,
+                                             is_installed, legacy, tf1_packages, uninstall,
                                              write_memory_report, write_placement_report)
 from tf1mem.compat.runtime.usercode import is_user_code
 
 __all__ = ["LEGACY_KERAS_ENV", "IMPORT_HOOKS", "install", "uninstall", "legacy",
            "is_installed", "write_placement_report", "write_memory_report",
-           "user_globals", "is_user_code"]
+           "user_globals", "is_user_code", "tf1_packages"]
