@@ -15,7 +15,8 @@ functions, types and arrays (``np.ndarray is numpy.ndarray``).
 
 Each legacy name, the first time user code uses it, prints one note to stderr
 that names it and what to write instead. ``np.fromstring``'s binary mode
-(``sep=""``, deprecated since NumPy 1.14 and an error in 2.4) reads bytes as NumPy 1.x did; with
+(``sep=""``, deprecated since NumPy 1.14 and an error in 2.4) reads bytes as NumPy 1.x did,
+``np.array(x, copy=False)`` copies only where it must, as in NumPy 1.x; with
 :func:`install_print_legacy` NumPy scalars print as ``1.5``, not ``np.float32(1.5)``.
 Not provided: methods of ``ndarray``
 that NumPy removed (``a.tostring()``: use ``a.tobytes()``), since a method of a C
@@ -176,9 +177,25 @@ def _fromstring(real):
     return fromstring
 
 
+def _array(real):
+    def array(object, dtype=None, *, copy=True, **kwargs):
+        """NumPy 1.x's ``np.array``: ``copy=False`` copies only where it must (NumPy 2's
+        ``copy=None``; NumPy 2 raises instead)."""
+        if copy is False:
+            _note("array(copy=False)",
+                  "np.array(..., copy=False) copied only where needed in NumPy 1.x and "
+                  "raises in NumPy 2 where a copy is needed; tf1mem passes copy=None, as "
+                  "NumPy 1.x did. Write np.asarray(...) instead.")
+            copy = None
+        return real(object, dtype, copy=copy, **kwargs)
+
+    array.__wrapped__ = real
+    return array
+
+
 # Functions NumPy 2 still has but with a behaviour TF1 code relied on removed:
 # name -> wrapper factory taking the real function.
-BEHAVIOURS = {"fromstring": _fromstring}
+BEHAVIOURS = {"fromstring": _fromstring, "array": _array}
 
 _NOTES = module_view.Notes()  # names noted in this process (one note each)
 _note = _NOTES.note
