@@ -67,6 +67,22 @@ def test_the_docs_show_the_tested_recipe():
         assert f"{name}={value}" in text
 
 
+def test_a_failed_build_names_its_step_and_leaves_nothing(tmp_path, monkeypatch):
+    """A step that fails (here: a package pip cannot find, offline) is named with its command
+    and pip's words; the half-built folder is removed, so the next session starts afresh."""
+    folder = tmp_path / "venv"
+    monkeypatch.setenv("TF1MEM_LIBRARIES_VENV", str(folder))
+    monkeypatch.setattr(_libraries, "RECIPE", (
+        ("a library that does not exist", ("--no-index", "no-such-library-xyz==1.0")),))
+    with pytest.raises(_libraries.BuildError) as info:
+        _libraries.venv_python()
+    message = str(info.value)
+    assert f"building the TF1-era libraries' environment {folder} failed" in message
+    assert "step 'a library that does not exist' failed" in message
+    assert "no-such-library-xyz==1.0" in message and "docs/LIBRARIES.md" in message
+    assert not folder.exists()
+
+
 @pytest.mark.parametrize("how", ["named", "recognised"])
 @pytest.mark.parametrize("script", [pytest.param(s, id=s[:-3]) for s in SCRIPTS])
 def test_library_case(script, how, libraries_python, tmp_path):
