@@ -76,9 +76,13 @@ CASES = {
         # depend on the random draw is checked (the softmax sums to 1 either way).
         lines=["output: [None, 10] mobilenet25/probs:0", "weights: 137", "params: 221114",
                "middles: 11", "probs: (1, 10) sum 1.0000"],
+        # Under tf1mem tf.__version__ is 2.21's, so tensornets takes its TF >= 2.1 imports.
         needs=[(r"No module named 'tensorflow\.python\.keras",
-                "tensorflow.python.keras.applications.imagenet_utils (TF 1.15's "
-                "tensorflow.python.keras tree; branch internals)")],
+                "tensorflow.python.keras.applications.imagenet_utils.decode_predictions "
+                "(TF 1.15's tensorflow.python.keras tree; branch internals)"),
+               (r"No module named 'tf_keras\.legacy_tf_layers'",
+                "the non-fused batch norm of tensorflow.python.layers.normalization "
+                "(tf_keras.legacy_tf_layers; branch internals)")],
     ),
     "lib_tensorpack_trainer.py": dict(
         package="tensorpack", distribution=("tensorpack", "0.11"),
