@@ -6,6 +6,7 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import sys
 import types
 
@@ -22,13 +23,13 @@ CACHE_LOG = "tf1mem.data.arraycache"
 
 @pytest.fixture
 def arrays_dir(tmp_path, monkeypatch):
-    """The cache folder of this test (beside its own per-user MNIST cache)."""
+    """The cache folder of this test (inside the per-user cache folder it names)."""
     monkeypatch.setenv("TF1MEM_CACHE_DIR", str(tmp_path / "user-cache" / "mnist"))
     monkeypatch.delenv(arraycache.ENV_VAR, raising=False)
     monkeypatch.setenv("PATH", str(tmp_path / "nobin"))  # no npm
     monkeypatch.delitem(sys.modules, "tensorflow", raising=False)
     state = numpy.random.get_state()
-    yield tmp_path / "user-cache" / "arrays"
+    yield tmp_path / "user-cache" / "mnist" / "arrays"
     numpy.random.set_state(state)
 
 
@@ -118,10 +119,38 @@ def test_warm_pixels_start_on_a_64_byte_boundary(tmp_path, arrays_dir):
             assert not images.flags.writeable
 
 
-def test_the_cache_folder_is_private_and_beside_the_mnist_cache(tmp_path, arrays_dir):
+def test_the_cache_folder_is_private_and_inside_the_folder_the_user_named(tmp_path,
+                                                                        arrays_dir):
     _read(_data(tmp_path))
     assert arraycache.default_dir() == arrays_dir
     assert oct(os.stat(arrays_dir).st_mode & 0o777) == "0o700"
+    # nothing beside the folder TF1MEM_CACHE_DIR names
+    assert sorted(p.name for p in (tmp_path / "user-cache").iterdir()) == ["mnist"]
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo"])
+def test_an_entry_that_is_not_a_regular_file_is_rebuilt(tmp_path, arrays_dir, kind):
+    """A folder or a FIFO in an entry's place neither crashes nor hangs a load: it is
+    removed and the entry rebuilt."""
+    data = _data(tmp_path)
+    want = _read(data).train.images.copy()
+    entries = sorted(p for p in arrays_dir.iterdir() if p.suffix == ".idx")
+    assert entries
+    for entry in entries:
+        entry.unlink()
+        entry.mkdir() if kind == "directory" else os.mkfifo(entry)
+    def hung(signum, frame):
+        raise AssertionError("a load waited on a cache entry that is not a regular file")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)  # a hang guard: a FIFO opened for reading waits for a writer
+    try:
+        for _ in range(2):  # the first run rebuilds, the second reads the rebuilt entries
+            numpy.testing.assert_array_equal(_read(data).train.images, want)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert all(entry.is_file() for entry in entries)
 
 
 def test_xdg_cache_home_moves_it_and_a_relative_one_is_ignored(tmp_path, monkeypatch):

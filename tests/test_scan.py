@@ -8,10 +8,12 @@ from it at test time), so the expected counts follow the table as it grows.
 import json
 import re
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import tf1mem
 from tests._subproc import describe, run
 from tf1mem import scan
 from tf1mem.compat import errors as compat_errors
@@ -258,6 +260,49 @@ def test_rewrite_runs_tf_upgrade_v2_then_lists_what_is_left(tree, tmp_path):
     assert data["rewrite"]["out_dir"] == str(out)
     # the input is untouched
     assert "tf.placeholder(" in (tree / "pkg" / "aliases.py").read_text()
+
+
+def test_rewrite_copies_what_it_cannot_rewrite_unchanged_and_names_it(tmp_path):
+    """A file with a syntax error and a latin-1 file with a coding cookie (python runs
+    both) are copied byte for byte and listed with their reason; the rest is rewritten;
+    nothing is left empty."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "good.py").write_text("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n")
+    broken = b"import tensorflow as tf\ndef f(:\n    pass\n"
+    (src / "broken.py").write_bytes(broken)
+    latin = "# -*- coding: latin-1 -*-\nimport tensorflow as tf\nname = 'caf\xe9'\n".encode(
+        "latin-1")
+    (src / "latin.py").write_bytes(latin)
+    out = tmp_path / "upgraded"
+    proc = run(["-m", "tf1mem.scan", "--json", "--rewrite", str(out), str(src)],
+               timeout=600)
+    assert proc.returncode in (0, 1), describe(proc)
+    data = json.loads(proc.stdout)
+    assert (out / "src" / "broken.py").read_bytes() == broken
+    assert (out / "src" / "latin.py").read_bytes() == latin
+    assert "tf.compat.v1.placeholder" in (out / "src" / "good.py").read_text()
+    skipped = {Path(item["path"]).name: item["reason"]
+               for item in data["rewrite"]["copied_unchanged"]}
+    assert "does not parse (line 2" in skipped["broken.py"]
+    assert "iso-8859-1" in skipped["latin.py"] and "UTF-8 only" in skipped["latin.py"]
+    assert not [p for p in out.rglob("*.py") if p.stat().st_size == 0]
+    # no temporary build folder is left beside the output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src", "upgraded"]
+
+
+def test_a_failing_rewrite_leaves_no_output_folder(tmp_path, monkeypatch):
+    from tf1mem.migrate import rewrite
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text("x = 1\n")
+    monkeypatch.setattr(rewrite, "UPGRADE_MODULE", "tf1mem_no_such_module_anywhere")
+    out = tmp_path / "out"
+    with pytest.raises(tf1mem.Error, match=r"tf_upgrade_v2 failed on .*src .*nothing was "
+                                           r"written"):
+        rewrite.upgrade([str(src)], out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]
 
 
 def _agreement_script():

@@ -2,8 +2,12 @@
 
 SCRIPT runs as ``__main__`` with ``sys.argv == [SCRIPT, *ARGS]`` and its own folder
 first on ``sys.path``, as ``python SCRIPT`` would, under the TF1 shim
-(:mod:`tf1mem.compat`; the running is :mod:`tf1mem.compat.runtime.script`'s). ``-m MODULE`` runs a module of a package instead, as
-``python -m MODULE`` would (the current folder first on ``sys.path``).
+(:mod:`tf1mem.compat`; the running is :mod:`tf1mem.compat.runtime.script`'s).
+``-m MODULE`` runs a module of a package instead, as ``python -m MODULE`` would (the
+current folder first on ``sys.path``). A Jupyter notebook (``NOTEBOOK.ipynb``) is
+executed in a Jupyter kernel that itself runs under the runner with the same options,
+and its executed copy is written beside it as ``NOTEBOOK.tf1mem.ipynb``
+(:mod:`tf1mem.compat.runtime.notebook`).
 
 Runner options come before SCRIPT; everything after it is the script's. They are
 the session-config flags of :mod:`tf1mem.config` (``--allow-growth``,
@@ -83,6 +87,8 @@ class RunOptions:
         (``--no-known-tf1-packages`` or the project's ``known-tf1-packages = false``
         turn it off).
       verbose: say at start which packages are TF1 code.
+      runner_args: the runner's own options as given, report paths made absolute:
+        what a notebook's kernel is started with (it runs in the notebook's folder).
     """
 
     script: Optional[str]
@@ -101,6 +107,32 @@ class RunOptions:
     tf1_packages: Tuple[Tuple[str, str], ...] = ()
     known_tf1_packages: bool = True
     verbose: bool = False
+    runner_args: Tuple[str, ...] = ()
+
+    @property
+    def notebook(self):
+        """Whether the target is a Jupyter notebook (``.ipynb``)."""
+        return self.script is not None and self.script.lower().endswith(".ipynb")
+
+
+# Options whose value is a path: absolute for a notebook's kernel (another folder).
+_PATH_OPTIONS = ("--placement-report", "--memory-report")
+
+
+def _absolute_paths(tokens):
+    """The runner's own tokens with the values of :data:`_PATH_OPTIONS` made absolute."""
+    out, i = [], 0
+    while i < len(tokens):
+        name, eq, value = tokens[i].partition("=")
+        if name in _PATH_OPTIONS and eq:
+            out.append(f"{name}={os.path.abspath(value)}")
+        elif name in _PATH_OPTIONS and i + 1 < len(tokens):
+            out += [tokens[i], os.path.abspath(tokens[i + 1])]
+            i += 1
+        else:
+            out.append(tokens[i])
+        i += 1
+    return tuple(out)
 
 
 def _parser():
@@ -109,8 +141,11 @@ def _parser():
 
     parser = argparse.ArgumentParser(
         prog="python -m tf1mem.run",
-        usage="python -m tf1mem.run [OPTIONS] (SCRIPT | -m MODULE) [ARGS...]",
-        description="Run a TensorFlow 1.x script unchanged on current TensorFlow.",
+        usage="python -m tf1mem.run [OPTIONS] (SCRIPT | -m MODULE) [ARGS...]\n"
+              "       python -m tf1mem.run [OPTIONS] NOTEBOOK.ipynb",
+        description="Run a TensorFlow 1.x script unchanged on current TensorFlow. A "
+                    "Jupyter notebook is executed in a kernel under the same options; "
+                    "its executed copy is written beside it as NOTEBOOK.tf1mem.ipynb.",
         allow_abbrev=False,  # an abbreviation would move the split before SCRIPT
         epilog="Exit status: the script's own. The runner's usage errors exit 2.")
     parser.add_argument("-m", dest="module", metavar="MODULE",
@@ -204,6 +239,15 @@ def parse_args(argv):
         parser.error("give a SCRIPT to run, or -m MODULE")
     if target and not os.path.exists(target[0]):
         parser.error(f"can't open file {target[0]!r}: no such file")
+    if target and target[0].lower().endswith(".ipynb"):
+        if rest:
+            parser.error(f"{target[0]!r} is a notebook: it takes no arguments "
+                         f"(got {' '.join(rest)!r})")
+        folder = os.path.dirname(os.path.abspath(target[0]))
+        if not os.access(folder, os.W_OK):
+            parser.error(f"{target[0]!r}: its folder {folder!r} is not writable, and the "
+                         f"executed copy is written beside the notebook; copy the notebook "
+                         f"to a writable folder")
     if ns.placement_report:
         report = ns.placement_report
         if os.path.splitext(report)[1].lower() not in (".csv", ".json"):
@@ -238,7 +282,8 @@ def parse_args(argv):
         allow_remote=ns.allow_remote, numpy_compat=ns.numpy_compat,
         python_compat=ns.python_compat, memory_report=ns.memory_report,
         oom_tensors=ns.oom_tensors, cpus=cpus, tf1_packages=tf1_packages,
-        known_tf1_packages=known, verbose=ns.verbose)
+        known_tf1_packages=known, verbose=ns.verbose,
+        runner_args=_absolute_paths(own))
 
 
 def _tf1_package_names(parser, ns, script):
@@ -303,6 +348,13 @@ def main(argv=None):
             from tf1mem.config import affinity
 
             affinity.pin(opts.cpus)  # before any re-exec: the new image keeps the pin
+        if opts.notebook:
+            # The kernel is the runner's own: python -m tf1mem.run OPTIONS -m
+            # ipykernel_launcher, which keeps servers on loopback itself.
+            from tf1mem.compat.runtime import notebook
+
+            return notebook.run_notebook(
+                opts.script, [sys.executable, "-m", "tf1mem.run", *opts.runner_args])
         forbid = None
         if argv is None:  # a real command line: safe to re-exec before TF is imported
             forbid = _keep_servers_on_loopback(opts, sys.argv[1:])

@@ -76,12 +76,17 @@ def _body(opts: ScanOptions) -> int:
         result = rewrite.upgrade(paths, opts.rewrite)
         paths = [str(p) for p in result.outputs]
         extra = {"rewrite": {"out_dir": opts.rewrite,
-                             "tf_upgrade_v2_reports": [str(p) for p in result.reports]}}
+                             "tf_upgrade_v2_reports": [str(p) for p in result.reports],
+                             "copied_unchanged": [{"path": str(p), "reason": why}
+                                                  for p, why in result.skipped]}}
         title = (f"tf_upgrade_v2 wrote {', '.join(paths)} (its report: "
-                 f"{', '.join(str(p) for p in result.reports)}). Still needed by hand to run "
-                 f"on TF 2 without tf1mem: every finding below (as-is: tf.compat.v1 names "
-                 f"need TF 2 behaviour off or their TF 2 form; mapped: import the maintained "
-                 f"module itself; removed: the named replacement).")
+                 f"{', '.join(str(p) for p in result.reports) or 'none'}). Still needed by "
+                 f"hand to run on TF 2 without tf1mem: every finding below (as-is: "
+                 f"tf.compat.v1 names need TF 2 behaviour off or their TF 2 form; mapped: "
+                 f"import the maintained module itself; removed: the named replacement).")
+        if result.skipped:
+            title += "\nCopied unchanged (tf_upgrade_v2 cannot rewrite them):" + "".join(
+                f"\n  {p}: {why}" for p, why in result.skipped)
     reports = scanner.scan_paths(paths)
     if opts.json:
         sys.stdout.write(report.format_json(reports, **extra))

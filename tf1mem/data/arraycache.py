@@ -43,6 +43,7 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import stat
 import time
 import zlib
@@ -122,13 +123,17 @@ def enabled(environ=None) -> bool:
 
 
 def default_dir() -> Path:
-    """``arrays/`` beside the per-user MNIST cache (:func:`fetch.default_cache_dir`).
+    """Where the decoded arrays go: always inside the folder the user chose.
 
-    By default ``~/.cache/tf1mem/arrays``; ``$XDG_CACHE_HOME`` (absolute values only)
-    and ``$TF1MEM_CACHE_DIR`` move it as they move that cache.
+    ``$TF1MEM_CACHE_DIR/arrays`` when that variable is set (the folder named holds the
+    MNIST files and, in ``arrays/``, their decoded payloads: nothing is written beside
+    it); else ``arrays/`` beside the per-user MNIST cache, by default
+    ``~/.cache/tf1mem/arrays`` (``$XDG_CACHE_HOME``, absolute values only, moves it).
     """
     from tf1mem.data import fetch  # fetch does not import this module: no cycle
 
+    if os.environ.get(fetch.CACHE_ENV_VAR):
+        return fetch.default_cache_dir() / "arrays"
     return fetch.default_cache_dir().parent / "arrays"
 
 
@@ -271,12 +276,23 @@ class ArrayCache:
         """``(record, read-only payload view)`` of the entry ``path`` if it passes its
         checks; None if there is none; a failing one is removed."""
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)  # a link is not an entry
+            # A link is not an entry (O_NOFOLLOW), and opening a FIFO must not wait for
+            # a writer (O_NONBLOCK): only a regular file this user made is read.
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except FileNotFoundError:
             return None
         except OSError as exc:  # a symbolic link (ELOOP), an unreadable file
             return self._discard(path, exc)
-        with open(fd, "rb", buffering=0) as f:
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                os.close(fd)
+                return self._discard(path, f"it is not a regular file (mode {st.st_mode:o})")
+            f = open(fd, "rb", buffering=0)
+        except OSError as exc:
+            os.close(fd)
+            return self._discard(path, exc)
+        with f:
             try:
                 return self._read(f)
             except (_Damaged, OSError) as exc:
@@ -382,8 +398,13 @@ class ArrayCache:
 
     @staticmethod
     def _remove(path: Path) -> None:
+        """Removes an entry, whatever is there (a folder in an entry's place included:
+        the cache folder is this user's own)."""
         try:
-            path.unlink()
+            if stat.S_ISDIR(os.lstat(path).st_mode):
+                shutil.rmtree(path)
+            else:
+                path.unlink()
         except FileNotFoundError:
             pass
         except OSError as exc:

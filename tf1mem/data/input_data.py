@@ -118,7 +118,21 @@ def _image_dtype(dtype) -> numpy.dtype:
 
 def _labels(payload: bytes, name: str, one_hot: bool, num_classes: int) -> numpy.ndarray:
     labels = idx.parse_labels(payload, name)
+    if one_hot and labels.size and int(labels.max()) >= num_classes:
+        at = int(numpy.argmax(labels >= num_classes))
+        raise DataError(
+            f"{name}: label {int(labels[at])} at position {at} is outside 0..{num_classes - 1} "
+            f"for one-hot rows of {num_classes} classes; the file is damaged or holds "
+            "another data set's labels: fetch it again, or load it with one_hot=False.")
     return dense_to_one_hot(labels, num_classes) if one_hot else labels
+
+
+def _same_count(images: numpy.ndarray, labels: numpy.ndarray, images_path, labels_path):
+    """DataError naming both files unless they hold as many examples."""
+    if len(images) != len(labels):
+        raise DataError(
+            f"{images_path} holds {len(images)} images but {labels_path} holds "
+            f"{len(labels)} labels; the two files are not a pair: fetch them again.")
 
 
 def extract_images(f) -> numpy.ndarray:
@@ -441,10 +455,16 @@ def read_data_sets(
             print("Extracting", got.path)
             return got.payload, got.path
 
-        train_images = idx.parse_images(*load(TRAIN_IMAGES))
-        train_labels = _labels(*load(TRAIN_LABELS), one_hot, 10)
-        test_images = idx.parse_images(*load(TEST_IMAGES))
-        test_labels = _labels(*load(TEST_LABELS), one_hot, 10)
+        train_images_at = load(TRAIN_IMAGES)
+        train_images = idx.parse_images(*train_images_at)
+        train_labels_at = load(TRAIN_LABELS)
+        train_labels = _labels(*train_labels_at, one_hot, 10)
+        test_images_at = load(TEST_IMAGES)
+        test_images = idx.parse_images(*test_images_at)
+        test_labels_at = load(TEST_LABELS)
+        test_labels = _labels(*test_labels_at, one_hot, 10)
+    _same_count(train_images, train_labels, train_images_at[1], train_labels_at[1])
+    _same_count(test_images, test_labels, test_images_at[1], test_labels_at[1])
 
     if not 0 <= validation_size <= len(train_images):
         raise ValueError(

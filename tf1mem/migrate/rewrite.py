@@ -8,14 +8,25 @@ report goes to ``OUT_DIR/tf_upgrade_v2_report.txt``. The caller then scans the o
 with the same table: what remains is what still needs a hand edit to run on TF 2
 without tf1mem (``tf_upgrade_v2`` rewrites ``tf.X`` into ``tf.compat.v1.X`` and leaves
 ``tf.contrib`` and removed APIs where they are).
+
+Nothing partial or empty is ever left: the output is built in a temporary folder
+beside ``OUT_DIR`` and moved into place only once complete. A ``.py`` file that
+``tf_upgrade_v2`` cannot rewrite (python cannot parse it, or it is not UTF-8, which
+``tf_upgrade_v2`` reads only) is copied unchanged and listed with its path and the
+reason (:attr:`RewriteResult.skipped`); a failing ``tf_upgrade_v2`` names the input.
 """
 
+import ast
 import dataclasses
+import io
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import tokenize
 from pathlib import Path
-from typing import List, Sequence
+from typing import List, Sequence, Tuple
 
 from tf1mem import errors
 
@@ -31,6 +42,60 @@ class RewriteResult:
 
     outputs: List[Path]
     reports: List[Path]
+    skipped: List[Tuple[Path, str]] = dataclasses.field(default_factory=list)
+
+
+def why_not_rewritable(path: Path):
+    """Why ``tf_upgrade_v2`` cannot rewrite the ``.py`` file ``path``, or None.
+
+    ``tf_upgrade_v2`` reads UTF-8 and parses with ``ast``: a file that is not UTF-8
+    (even one python reads through its coding cookie) or that does not parse is not
+    for it.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        try:
+            encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+        except SyntaxError:
+            encoding = None
+        return (f"not UTF-8 (byte {exc.start}; its coding cookie says {encoding}), and "
+                f"tf_upgrade_v2 reads UTF-8 only" if encoding and encoding != "utf-8"
+                else f"not UTF-8 (byte {exc.start}) and has no coding cookie")
+    try:
+        ast.parse(text, str(path))
+    except SyntaxError as exc:
+        return f"does not parse (line {exc.lineno}: {exc.msg})"
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return f"does not parse ({type(exc).__name__})"
+    return None
+
+
+def _stage(src: Path, staging: Path):
+    """Copies the input to ``staging`` without the files tf_upgrade_v2 cannot take;
+    returns ``[(relative path, reason)]`` of those."""
+    skipped = []
+    if src.is_file():
+        why = why_not_rewritable(src) if src.suffix == ".py" else None
+        if why:
+            return [(Path(src.name), why)]
+        shutil.copy2(src, staging)
+        return []
+    for root, dirs, files in os.walk(src):
+        rel = Path(root).relative_to(src)
+        (staging / rel).mkdir(parents=True, exist_ok=True)
+        for name in files:
+            path = Path(root) / name
+            why = why_not_rewritable(path) if name.endswith(".py") else None
+            if why:
+                skipped.append((rel / name, why))
+            elif path.is_file():
+                shutil.copy2(path, staging / rel / name)
+    return skipped
 
 
 def _inside(child: Path, parent: Path) -> bool:
@@ -75,25 +140,54 @@ def upgrade(inputs: Sequence, out_dir, *, timeout_s: float = 600) -> RewriteResu
     if dupes:
         raise errors.UsageError(f"--rewrite: several inputs are named {', '.join(dupes)}; "
                                 f"each goes to OUT_DIR/<name>, so rewrite them one at a time.")
-    out.mkdir(parents=True, exist_ok=True)
-    outputs, reports = [], []
-    for given, name in zip(inputs, names):
-        src = Path(given)
-        if not src.exists():
+    for given in inputs:
+        if not Path(given).exists():
             raise errors.UsageError(f"{given}: no such file or folder")
-        target = out / name
-        report = out / (REPORT_NAME if len(inputs) == 1 else f"{name}.{REPORT_NAME}")
-        if src.is_dir():
-            args = ["--intree", str(src), "--outtree", str(target), "--copyotherfiles", "True"]
-        else:
-            args = ["--infile", str(src), "--outfile", str(target)]
-        cmd = [sys.executable, "-m", UPGRADE_MODULE, *args, "--reportfile", str(report)]
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"))
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, env=env)
-        if proc.returncode != 0 or not target.exists():
-            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-5:])
-            raise errors.Error(f"tf_upgrade_v2 failed on {given} (exit {proc.returncode}): "
-                               f"{tail}")
-        outputs.append(target)
-        reports.append(report)
-    return RewriteResult(outputs=outputs, reports=reports)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    build = Path(tempfile.mkdtemp(prefix=f".{out.name}.tf1mem-rewrite-", dir=out.parent))
+    try:
+        outputs, reports, skipped = [], [], []
+        for given, name in zip(inputs, names):
+            src = Path(given)
+            staging = build / ".staging" / name
+            staging.parent.mkdir(parents=True, exist_ok=True)
+            if src.is_dir():
+                staging.mkdir()
+            dropped = _stage(src, staging)
+            target = build / name
+            report = build / (REPORT_NAME if len(inputs) == 1 else f"{name}.{REPORT_NAME}")
+            if src.is_dir():
+                args = ["--intree", str(staging), "--outtree", str(target),
+                        "--copyotherfiles", "True"]
+            else:
+                args = ["--infile", str(staging), "--outfile", str(target)]
+            if src.is_dir() or not dropped:
+                _run_upgrade(given, args, report, target, timeout_s)
+            for rel, why in dropped:  # copied unchanged, and said so
+                original = src if src.is_file() else src / rel
+                copy = target if src.is_file() else target / rel
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(original, copy)
+                skipped.append((out / name if src.is_file() else out / name / rel, why))
+            outputs.append(out / name)
+            if report.exists():
+                reports.append(out / report.name)
+        shutil.rmtree(build / ".staging")
+        # Complete: into place (OUT_DIR is new or empty, checked above).
+        if out.exists():
+            out.rmdir()
+        os.rename(build, out)
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        raise
+    return RewriteResult(outputs=outputs, reports=reports, skipped=skipped)
+
+
+def _run_upgrade(given, args, report: Path, target: Path, timeout_s: float) -> None:
+    cmd = [sys.executable, "-m", UPGRADE_MODULE, *args, "--reportfile", str(report)]
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"))
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, env=env)
+    if proc.returncode != 0 or not target.exists():
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-5:])
+        raise errors.Error(f"tf_upgrade_v2 failed on {given} (exit {proc.returncode}); "
+                           f"nothing was written to the output folder: {tail}")

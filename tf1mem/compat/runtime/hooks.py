@@ -16,7 +16,7 @@ import importlib.machinery
 import os
 import sys
 
-from tf1mem.compat.runtime import imports
+from tf1mem.compat.runtime import foreign_loaders, imports
 from tf1mem.compat.runtime import state as state_lib
 from tf1mem.compat.runtime.usercode import is_user_file, use_tf1_packages
 
@@ -107,7 +107,9 @@ def install_module_hook(state):
     outside the library folders gets a finder whose loaders run its modules with
     :class:`_UserBuiltins`; any other folder is declined, and Python's own finder
     serves it, so library imports run exactly as without the shim. The builtins of
-    the ``__main__`` code come from :func:`user_globals`.
+    the ``__main__`` code come from :func:`user_globals`; user modules that another
+    tool's loader runs itself (pytest's assertion rewriter) get them from
+    :mod:`~tf1mem.compat.runtime.foreign_loaders`.
     """
     state.undo.append(use_tf1_packages(state.options.tf1_packages))
     hook = imports.tf1_import(state, builtins.__import__, check_caller=False)
@@ -159,6 +161,7 @@ def install_module_hook(state):
             sys.path_importer_cache.setdefault(key, finder)
 
     state.undo.append(restore)
+    foreign_loaders.install(state)
 
 
 def user_globals():

@@ -61,7 +61,7 @@ def _compat_estimator_target(name):
 def _compat_import(state, original, name, globals, locals, fromlist):
     """User code's ``import tensorflow.compat[...]`` and ``from tensorflow.compat[...] import``.
 
-    Answers with the shim's views (see :class:`_CompatView`), so that
+    Answers with the shim's views (see :class:`tf1mem.compat.runtime.views._CompatView`), so that
     ``from tensorflow.compat.v1 import estimator`` and ``from
     tensorflow.compat.v1.estimator import Estimator`` work as in TF 1.15. The real modules
     are imported first (TensorFlow, completing a lazy install), as without the shim, and

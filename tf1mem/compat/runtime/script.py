@@ -212,7 +212,7 @@ def run_script(opts, *, forbid_servers=None):
       opts: a :class:`tf1mem.run.RunOptions` (script or module, args, session
         options, force_config, placement_report, seed).
       forbid_servers: None, or why the script's ``tf.train.Server`` must fail
-        (see :func:`tf1mem.compat.compat.install`); such an error ends the run with
+        (see :func:`tf1mem.compat.install`); such an error ends the run with
         its traceback and the error's exit code (4 for a cluster error).
 
     Uncaught exceptions other than SystemExit and KeyboardInterrupt are printed

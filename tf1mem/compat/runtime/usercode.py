@@ -41,8 +41,8 @@ def _library_roots():
         # Any other install folder too: venvs, `pip install --target`, distro Pythons.
         roots.update(p for p in sys.path
                      if os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages"))
-        roots.add(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__))))))  # tf1mem itself
+        roots.add(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))))  # tf1mem itself (the package, not its checkout)
         # Each root as given and resolved: a path is matched without resolving it
         # first where it can be.
         _LIBRARY_ROOTS = tuple(sorted(
