@@ -9,7 +9,6 @@ print and exit with is in ``tests/legacy_corpus/expected.py`` (derived from TF 1
 
 import importlib.util
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -17,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from tests._corpus_check import check as _check
+
 pytestmark = pytest.mark.slow
 
 CORPUS = Path(__file__).resolve().parent / "legacy_corpus"
 TIMEOUT_S = 120
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
 def _load_cases():
@@ -58,52 +58,6 @@ def _params():
         case = CASES.get(name, {})
         marks = [pytest.mark.xfail(reason=case["xfail"], strict=False)] if case.get("xfail") else []
         yield pytest.param(name, id=name[:-3], marks=marks)
-
-
-def _error_report(stderr):
-    at = stderr.rfind("Traceback (most recent call last):")
-    return stderr if at < 0 else stderr[at:]
-
-
-def _check(case, proc):
-    """Returns a list of what is wrong with the finished process ``proc``."""
-    problems = []
-    out, err = proc.stdout, proc.stderr
-    if proc.returncode != case["exit_code"]:
-        problems.append("exit code %r, expected %r" % (proc.returncode, case["exit_code"]))
-    lines = out.splitlines()
-    pos = 0
-    for want in case.get("lines", []):
-        try:
-            pos = lines.index(want, pos) + 1
-        except ValueError:
-            where = "at all" if want not in lines else "in order"
-            problems.append("stdout lacks line %r (%s)" % (want, where))
-    for prefix, numbers, tol in case.get("numbers", []):
-        line = next((l for l in lines if l.startswith(prefix)), None)
-        if line is None:
-            problems.append("stdout has no line starting %r" % prefix)
-            continue
-        got = [float(v) for v in _NUMBER.findall(line[len(prefix):])]
-        if len(got) != len(numbers) or any(abs(g - w) > tol for g, w in zip(got, numbers)):
-            problems.append("%r: got %s, expected %s (abs tol %g)" % (prefix, got, numbers, tol))
-    for pattern in case.get("stdout_regex", []):
-        if not re.search(pattern, out, re.MULTILINE):
-            problems.append("stdout does not match %r" % pattern)
-    for text in case.get("absent", []):
-        if text in out:
-            problems.append("stdout unexpectedly contains %r" % text)
-    report = _error_report(err)
-    for pattern in case.get("error", []):
-        if not re.search(pattern, report, re.MULTILINE):
-            problems.append("error report does not match %r" % pattern)
-    for pattern in case.get("stderr", []):
-        if not re.search(pattern, err, re.MULTILINE):
-            problems.append("stderr does not match %r" % pattern)
-    for text in case.get("stderr_absent", []):
-        if text in err:
-            problems.append("stderr unexpectedly contains %r" % text)
-    return problems
 
 
 def test_every_script_has_an_expectation():

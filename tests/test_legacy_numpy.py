@@ -177,3 +177,19 @@ def test_print_legacy_shows_numpy_1_scalars_and_is_undone():
         restore()
     assert numpy.get_printoptions()["legacy"] == before
     assert repr(numpy.float32(0.25)) == "np.float32(0.25)"
+
+
+def test_array_copy_false_copies_only_where_needed_as_numpy_1_did(np_legacy, capsys):
+    # Values as /work/oracle (NumPy 1.18.5) gave them; stable-baselines' replay buffers
+    # (DQN, SAC, TD3, HER) call np.array(x, copy=False) on lists.
+    a = numpy.arange(3)
+    assert np_legacy.array(a, copy=False) is a
+    assert np_legacy.array([1, 2], copy=False).tolist() == [1, 2]
+    assert np_legacy.array(a, numpy.float32, copy=False).dtype == numpy.float32
+    got = np_legacy.array(a, copy=False, ndmin=2)
+    assert got.shape == (1, 3) and got.base is a
+    assert np_legacy.array(a) is not a and np_legacy.array(a, copy=None) is a
+    err = capsys.readouterr().err
+    assert err.count("np.array(..., copy=False)") == 1 and "np.asarray" in err
+    with pytest.raises(ValueError):
+        numpy.array([1, 2], copy=False)  # the real module is unchanged

@@ -20,7 +20,10 @@ peak per device and largest tensors, from its first runs traced with
 ``FULL_TRACE``; a one-line summary on stderr at exit), ``--cpus LIST`` (the
 runner, the script and its children pinned to those CPUs, checked with the
 kernel: :mod:`tf1mem.config.affinity`), ``--seed N`` (as if the script began with ``tf.set_random_seed(N)``; TF1's MNIST
-loader then shuffles deterministically, as it did under TF 1.x).
+loader then shuffles deterministically, as it did under TF 1.x), ``--tf1-packages LIST``
+(installed packages that are TF1 code too; also ``TF1MEM_TF1_PACKAGES`` and the
+project's ``[tool.tf1mem]``; the TF1-era libraries tf1mem recognises count unless
+``--no-known-tf1-packages``; ``--verbose`` lists them at start).
 
 Exit status, ``sys.exit`` codes, uncaught exceptions (traceback from the script's
 own frames, through ``sys.excepthook``), signals (SIGINT: traceback, then death by
@@ -79,6 +82,14 @@ class RunOptions:
         (:mod:`tf1mem.compat.legacy.stack_view`); ``--no-stack-compat`` turns it off.
       cpus: CPU numbers the runner, the script and its children are pinned to
         (``--cpus`` / ``TF1MEM_CPUS``, :mod:`tf1mem.config.affinity`), or None.
+      tf1_packages: ``(name, source)`` pairs: installed packages that are TF1 code,
+        from ``--tf1-packages``, ``TF1MEM_TF1_PACKAGES`` and the project's
+        ``[tool.tf1mem]`` (:mod:`tf1mem.compat.runtime.packages`); found on the
+        script's ``sys.path`` when it starts.
+      known_tf1_packages: the TF1-era libraries tf1mem recognises are TF1 code too
+        (``--no-known-tf1-packages`` or the project's ``known-tf1-packages = false``
+        turn it off).
+      verbose: say at start which packages are TF1 code.
       runner_args: the runner's own options as given, report paths made absolute:
         what a notebook's kernel is started with (it runs in the notebook's folder).
     """
@@ -97,6 +108,9 @@ class RunOptions:
     memory_report: Optional[str] = None
     oom_tensors: bool = False
     cpus: Optional[Tuple[int, ...]] = None
+    tf1_packages: Tuple[Tuple[str, str], ...] = ()
+    known_tf1_packages: bool = True
+    verbose: bool = False
     runner_args: Tuple[str, ...] = ()
 
     @property
@@ -173,6 +187,18 @@ def _parser():
                         help="run the script, and what it starts, on these CPUs only, as "
                              "taskset -c LIST would (e.g. 0 or 0-3,6; env TF1MEM_CPUS): on a "
                              "small machine a TF1 loop's steps can be much faster on one core")
+    parser.add_argument("--tf1-packages", metavar="LIST", action="append", default=[],
+                        help="installed packages that are TF1 code too, comma-separated "
+                             "(module or distribution names, e.g. stable_baselines,tflearn; "
+                             "env TF1MEM_TF1_PACKAGES; tf1-packages in the project's "
+                             "[tool.tf1mem]): they get TF1's tensorflow, as the script does")
+    parser.add_argument("--no-known-tf1-packages", dest="known_tf1_packages",
+                        action="store_false",
+                        help="do not treat the TF1-era libraries tf1mem recognises "
+                             "(stable-baselines 2, tflearn, dm-sonnet 1, tensornets, "
+                             "tensorpack) as TF1 code unless named")
+    parser.add_argument("--verbose", action="store_true",
+                        help="say at start which installed packages are TF1 code")
     config.add_argparse_flags(parser)
     return parser
 
@@ -256,6 +282,7 @@ def parse_args(argv):
         cpus = affinity.requested(ns.cpus)
     except errors.UsageError as exc:
         parser.error(str(exc))
+    tf1_packages, known = _tf1_package_names(parser, ns, target[0] if target else None)
     return RunOptions(
         script=target[0] if target else None, module=ns.module, args=tuple(rest),
         session=None if session == config.SessionOptions() else session,
@@ -263,7 +290,34 @@ def parse_args(argv):
         allow_remote=ns.allow_remote, numpy_compat=ns.numpy_compat,
         python_compat=ns.python_compat, stack_compat=ns.stack_compat,
         memory_report=ns.memory_report, oom_tensors=ns.oom_tensors, cpus=cpus,
+        tf1_packages=tf1_packages, known_tf1_packages=known, verbose=ns.verbose,
         runner_args=_absolute_paths(own))
+
+
+def _tf1_package_names(parser, ns, script):
+    """``((name, source), ...)`` and whether recognised packages count, from the flags,
+    ``TF1MEM_TF1_PACKAGES`` and the nearest ``[tool.tf1mem]`` above the script (``-m``:
+    the current folder); a malformed config file is a usage error."""
+    from tf1mem.compat.runtime import packages
+
+    names = [(n, "--tf1-packages") for value in ns.tf1_packages
+             for n in packages.split_names(value)]
+    if any(not packages.split_names(value) for value in ns.tf1_packages):
+        parser.error("--tf1-packages needs a comma-separated list of package names, "
+                     "e.g. --tf1-packages stable_baselines,tflearn")
+    names += [(n, packages.ENV_VAR)
+              for n in packages.split_names(os.environ.get(packages.ENV_VAR, ""))]
+    start = os.path.dirname(os.path.abspath(script)) if script else os.getcwd()
+    try:
+        project = packages.project_config(start)
+    except errors.ShimError as exc:
+        parser.error(str(exc))
+    known = ns.known_tf1_packages
+    if project is not None:
+        names += [(n, project.path) for n in project.tf1_packages]
+        if project.known_tf1_packages is False:
+            known = False
+    return tuple(names), known
 
 
 def _keep_servers_on_loopback(opts, argv):

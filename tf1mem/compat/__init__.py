@@ -1,7 +1,7 @@
 """The compatibility wing: TF1 code runs unchanged on TensorFlow 2.
 
 This module is the wing's public face: :func:`install`, :func:`uninstall`,
-:func:`legacy`, :func:`is_installed`, the report writers and IPython's
+:func:`legacy`, :func:`is_installed`, :func:`tf1_packages`, the report writers and IPython's
 :func:`load_ipython_extension` / :func:`unload_ipython_extension` (the doors
 ``tf1mem.install()``, ``tf1mem.legacy()``, ``tf1mem.v1``, ``%load_ext tf1mem`` and the
 pytest plugin call them). Importing it
@@ -28,11 +28,11 @@ from tf1mem.compat.runtime.hooks import user_globals
 from tf1mem.compat.runtime.ipython import load as load_ipython_extension
 from tf1mem.compat.runtime.ipython import unload as unload_ipython_extension
 from tf1mem.compat.runtime.lifecycle import (IMPORT_HOOKS, LEGACY_KERAS_ENV, install,
-                                             is_installed, legacy, uninstall,
+                                             is_installed, legacy, tf1_packages, uninstall,
                                              write_memory_report, write_placement_report)
 from tf1mem.compat.runtime.usercode import is_user_code
 
 __all__ = ["LEGACY_KERAS_ENV", "IMPORT_HOOKS", "install", "uninstall", "legacy",
            "is_installed", "write_placement_report", "write_memory_report",
            "user_globals", "is_user_code", "load_ipython_extension",
-           "unload_ipython_extension"]
+           "unload_ipython_extension", "tf1_packages"]

@@ -169,16 +169,20 @@ class RunMemoryLog:
             })
         return out
 
-    def write(self, path) -> None:
-        """Writes the report to ``path``: JSON or CSV by its extension."""
-        with self._write_lock:
-            self._write(path)
+    def write(self, path, extra=None) -> None:
+        """Writes the report to ``path``: JSON or CSV by its extension.
 
-    def _write(self, path) -> None:
+        ``extra``: more top-level fields for JSON (the runner's ``tf1_packages``), or
+        None; CSV has one row per tensor and leaves them out.
+        """
+        with self._write_lock:
+            self._write(path, extra)
+
+    def _write(self, path, extra=None) -> None:
         check_report_path(path)
         labels = self.to_list()
         if os.path.splitext(path)[1].lower() == ".json":
-            text = json.dumps({"labels": labels}, indent=1) + "\n"
+            text = json.dumps({"labels": labels, **(extra or {})}, indent=1) + "\n"
         else:
             buf = io.StringIO()
             writer = csv.writer(buf, lineterminator="\n")

@@ -71,8 +71,11 @@ class SessionFeatures:
             placement.write_report(path, [])
         return path
 
-    def write_memory_report(self):
-        """``(path, one-line summary)`` of the memory report, or None when none was asked."""
+    def write_memory_report(self, extra=None):
+        """``(path, one-line summary)`` of the memory report, or None when none was asked.
+
+        ``extra``: more top-level fields for a JSON report, or None.
+        """
         if not self.memory_report:
             return None
         if self.hooks is not None and self.hooks.memory_log is not None:
@@ -81,7 +84,7 @@ class SessionFeatures:
             from tf1mem.observe import run_memory
 
             log = run_memory.RunMemoryLog()
-        log.write(self.memory_report)
+        log.write(self.memory_report, extra=extra)
         return self.memory_report, log.summary()
 
 

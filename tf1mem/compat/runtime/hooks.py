@@ -2,25 +2,30 @@
 
 Two hooks (``import_hook=``): ``"modules"`` decides once per folder, through a
 ``sys.path_hooks`` entry, and gives user modules builtins of their own, so library code
-imports exactly as without the shim; ``"builtins"`` wraps ``builtins.__import__`` for
-the whole process, since code that already exists must see it too.
+imports exactly as without the shim (a TF1 package's top-level module, which its parent
+folder's finder would load, is found by a ``sys.meta_path`` entry for those names
+only); ``"builtins"`` wraps ``builtins.__import__`` for the whole process, since code
+that already exists must see it too. Both also set which packages are TF1 code
+(:func:`~tf1mem.compat.runtime.usercode.use_tf1_packages`).
 """
 
 import builtins
 import contextlib
+import importlib.abc
 import importlib.machinery
 import os
 import sys
 
 from tf1mem.compat.runtime import foreign_loaders, imports
 from tf1mem.compat.runtime import state as state_lib
-from tf1mem.compat.runtime.usercode import is_user_file
+from tf1mem.compat.runtime.usercode import is_user_file, use_tf1_packages
 
 __all__ = ["install_import_hook", "install_module_hook", "user_globals"]
 
 
 def install_import_hook(state):
     """``import_hook="builtins"``: every import statement in the process is hooked."""
+    state.undo.append(use_tf1_packages(state.options.tf1_packages))
     original = builtins.__import__
     tf1mem_import = imports.tf1_import(state, original, check_caller=True)
     builtins.__import__ = tf1mem_import
@@ -72,6 +77,29 @@ class _UserFileFinder(importlib.machinery.FileFinder):
     """The finder of one user folder (a ``sys.path`` entry or a package's)."""
 
 
+class _TF1PackageFinder(importlib.abc.MetaPathFinder):
+    """Finds the top-level modules of TF1 packages, loaded as user modules.
+
+    Their folders below are user folders (the path hook serves them), but the top-level
+    module itself would be loaded by the finder of the folder it is installed in,
+    ``site-packages`` say, which stays a library folder.
+    """
+
+    def __init__(self, state, names, loaders):
+        self._state = state
+        self._names = frozenset(names)
+        self._loaders = dict(loaders)  # Python's loader class -> the user loader class
+
+    def find_spec(self, fullname, path=None, target=None):
+        if path is not None or fullname not in self._names or state_lib.current is not self._state:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        user_loader = self._loaders.get(type(spec.loader)) if spec is not None else None
+        if user_loader is not None:
+            spec.loader = user_loader(fullname, spec.origin)
+        return spec
+
+
 def install_module_hook(state):
     """``import_hook="modules"``: only user modules get the TF1-aware ``__import__``.
 
@@ -83,16 +111,29 @@ def install_module_hook(state):
     tool's loader runs itself (pytest's assertion rewriter) get them from
     :mod:`~tf1mem.compat.runtime.foreign_loaders`.
     """
+    state.undo.append(use_tf1_packages(state.options.tf1_packages))
     hook = imports.tf1_import(state, builtins.__import__, check_caller=False)
     state.user_builtins = _UserBuiltins(__import__=hook)
     namespace = {"tf1mem_builtins": state.user_builtins}
+    source_loader = type("UserSourceLoader", (_UserSourceLoader,), namespace)
+    sourceless_loader = type("UserSourcelessLoader", (_UserSourcelessLoader,), namespace)
     loaders = (
-        (type("UserSourceLoader", (_UserSourceLoader,), namespace),
-         importlib.machinery.SOURCE_SUFFIXES),
-        (type("UserSourcelessLoader", (_UserSourcelessLoader,), namespace),
-         importlib.machinery.BYTECODE_SUFFIXES),
+        (source_loader, importlib.machinery.SOURCE_SUFFIXES),
+        (sourceless_loader, importlib.machinery.BYTECODE_SUFFIXES),
         (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
     )
+    if state.options.tf1_packages:
+        top_finder = _TF1PackageFinder(
+            state, [p.name for p in state.options.tf1_packages],
+            {importlib.machinery.SourceFileLoader: source_loader,
+             importlib.machinery.SourcelessFileLoader: sourceless_loader})
+        sys.meta_path.insert(0, top_finder)
+
+        def remove_top_finder():
+            with contextlib.suppress(ValueError):
+                sys.meta_path.remove(top_finder)
+
+        state.undo.append(remove_top_finder)
 
     def user_folder_hook(path):
         folder = path or os.getcwd()

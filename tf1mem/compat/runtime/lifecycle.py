@@ -34,7 +34,8 @@ from tf1mem.compat.runtime import state as state_lib
 from tf1mem.compat.runtime.options import IMPORT_HOOKS, ShimOptions
 
 __all__ = ["LEGACY_KERAS_ENV", "IMPORT_HOOKS", "install", "uninstall", "legacy",
-           "is_installed", "write_placement_report", "write_memory_report"]
+           "is_installed", "write_placement_report", "write_memory_report",
+           "tf1_packages"]
 
 
 LEGACY_KERAS_ENV = "TF_USE_LEGACY_KERAS"
@@ -57,7 +58,8 @@ def _snapshot_env(state, name, value):
 def install(*, session_options=None, force_config=False, placement_report=None,
             forbid_servers=None, import_hook="builtins", allow_remote=False, lazy=False,
             on_tensorflow=None, numpy_compat=False, memory_report=None, oom_tensors=False,
-            python_compat=False, stack_compat=False):
+            python_compat=False, stack_compat=False, tf1_packages=(),
+            known_tf1_packages=True):
     """Installs the TF1 shim for the whole process (see the module docstring).
 
     Args:
@@ -119,25 +121,42 @@ def install(*, session_options=None, force_config=False, placement_report=None,
         out-of-memory table lists the largest tensors in use. Off by default: it
         makes TensorFlow track every allocation of every run (about 30 % more per
         step of a small graph). Implied by ``memory_report``.
+      tf1_packages: installed packages that are TF1 code: each gets what user code
+        gets (TF1's ``tensorflow``, and the legacy NumPy and standard-library views
+        where those are on), wherever it is installed; other packages are not
+        affected. Top-level module names (``"stable_baselines"``) or distribution
+        names (``"stable-baselines"``), found on ``sys.path`` now, or
+        :class:`tf1mem.compat.runtime.packages.TF1Package` records.
+      known_tf1_packages: also treat as TF1 code the TF1-era libraries tf1mem
+        recognises when installed at a TF1-era version
+        (:data:`tf1mem.compat.runtime.packages.KNOWN_TF1_DISTRIBUTIONS`).
 
     Returns:
       The module ``import tensorflow`` now gives user code; None after
       ``lazy=True`` until TensorFlow is imported.
 
     Raises:
-      ShimError: the shim is installed already with other options, or ``lazy``
-        without ``import_hook="modules"``.
+      ShimError: the shim is installed already with other options, ``lazy``
+        without ``import_hook="modules"``, or a TF1 package that is not installed.
     """
     if lazy and import_hook != "modules":
         raise errors.ShimError("lazy=True needs import_hook='modules' (the runner's): "
                                "the process-wide hook must see code that exists already")
+    if isinstance(tf1_packages, str):
+        raise errors.ShimError(f"tf1_packages must be a list of names, got the string "
+                               f"{tf1_packages!r}; write [{tf1_packages!r}]")
+    from tf1mem.compat.runtime import packages
+
+    resolved = packages.resolve(
+        [p if isinstance(p, packages.TF1Package) else (p, "install(tf1_packages=)")
+         for p in tf1_packages], known=known_tf1_packages)
     options = ShimOptions(
         session_options=session_options, force_config=bool(force_config),
         placement_report=placement_report, forbid_servers=forbid_servers,
         import_hook=import_hook, allow_remote=bool(allow_remote),
         numpy_compat=bool(numpy_compat), memory_report=memory_report,
         oom_tensors=bool(oom_tensors), python_compat=bool(python_compat),
-        stack_compat=bool(stack_compat))
+        stack_compat=bool(stack_compat), tf1_packages=resolved)
     with state_lib.LOCK:
         if state_lib.current is not None:
             if options.asks_for_something() and options != state_lib.current.options:
@@ -292,8 +311,11 @@ def write_placement_report(path=None):
         return state.feature(features_lib.SessionFeatures).write_placement_report(path)
 
 
-def write_memory_report():
+def write_memory_report(extra=None):
     """Writes the memory report collected so far (``install(memory_report=)``).
+
+    Args:
+      extra: more top-level fields for a JSON report (e.g. ``tf1_packages``), or None.
 
     Returns:
       ``(path, one-line summary)``, or None when no memory report was asked for.
@@ -302,7 +324,7 @@ def write_memory_report():
         state = state_lib.current
         if state is None:
             return None
-        return state.feature(features_lib.SessionFeatures).write_memory_report()
+        return state.feature(features_lib.SessionFeatures).write_memory_report(extra)
 
 
 def uninstall():
@@ -327,6 +349,13 @@ def uninstall():
 def is_installed():
     """True while the shim is installed."""
     return state_lib.current is not None
+
+
+def tf1_packages():
+    """The packages the installed shim treats as TF1 code (TF1Package records); () if none."""
+    with state_lib.LOCK:
+        state = state_lib.current
+        return () if state is None else state.options.tf1_packages
 
 
 @contextlib.contextmanager

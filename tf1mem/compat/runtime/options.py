@@ -1,7 +1,7 @@
 """The options of one install, as a frozen record the runtime reads by name."""
 
 import dataclasses
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 from tf1mem import errors
 
@@ -27,6 +27,9 @@ class ShimOptions:
       python_compat: user code gets Python 3.7's removed standard-library names.
       stack_compat: user code gets the removed names of SciPy 1.1, Pillow 6 and
         scikit-learn 0.19 (the scientific stack of TF 1.x's time).
+      tf1_packages: the installed packages that are TF1 code, as
+        :class:`tf1mem.compat.runtime.packages.TF1Package` records (named by the
+        caller, then recognised), each getting what user code gets.
     """
 
     session_options: Optional[Any] = None
@@ -40,6 +43,7 @@ class ShimOptions:
     oom_tensors: bool = False
     python_compat: bool = False
     stack_compat: bool = False
+    tf1_packages: Tuple[Any, ...] = ()
 
     def __post_init__(self):
         if self.import_hook not in IMPORT_HOOKS:
@@ -50,4 +54,5 @@ class ShimOptions:
         """Whether these options change sessions or reports (a plain install does not)."""
         return (self.session_options is not None or self.force_config
                 or self.placement_report is not None or self.forbid_servers is not None
-                or bool(self.memory_report) or self.oom_tensors)
+                or bool(self.memory_report) or self.oom_tensors
+                or any(p.source != "recognised" for p in self.tf1_packages))

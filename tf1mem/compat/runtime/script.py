@@ -21,6 +21,7 @@ __all__ = ["PRELOAD", "run_script"]
 # Modules the shim reaches lazily. They are imported before sys.path[0] becomes the
 # script's folder, so that tf1mem still imports when it is not installed.
 PRELOAD = ("tf1mem.compat", "tf1mem.compat.table", "tf1mem.compat.errors",
+           "tf1mem.compat.runtime.packages",
            "tf1mem.compat.runtime.composite", "tf1mem.config",
            "tf1mem.data.input_data", "tf1mem.data.fetch", "tf1mem.data.idx",
            "tf1mem.compat.tf.examples.tutorials.mnist.mnist",
@@ -173,6 +174,37 @@ def _check_target(opts):
         raise SystemExit(1)
 
 
+def _tf1_packages(opts):
+    """The TF1 packages of ``opts`` (named, then recognised), found on the ``sys.path`` the
+    script will have (its own folder first; ``-m``: the current folder).
+
+    Raises:
+      UsageError: a named package is not installed (the message names it and its source).
+    """
+    from tf1mem.compat.runtime import packages
+
+    first = (os.path.dirname(os.path.realpath(os.path.abspath(opts.script)))
+             if opts.script is not None else os.getcwd())
+    try:
+        return packages.resolve(getattr(opts, "tf1_packages", ()),
+                                known=getattr(opts, "known_tf1_packages", True),
+                                path=[first, *sys.path[1:]])
+    except errors.ShimError as exc:
+        raise errors.UsageError(str(exc)) from None
+
+
+def _print_tf1_packages(tf1_packages, when):
+    """``tf1mem.run: TF1 packages...`` on stderr: one line each, or one saying none."""
+    if not tf1_packages:
+        print(f"tf1mem.run: TF1 packages{when}: none (only the script and its own "
+              f"modules get TF1's tensorflow)", file=sys.stderr)
+        return
+    print(f"tf1mem.run: TF1 packages{when} (they get TF1's tensorflow, as the script does):",
+          file=sys.stderr)
+    for package in tf1_packages:
+        print(f"tf1mem.run:   {package.describe()}", file=sys.stderr)
+
+
 def run_script(opts, *, forbid_servers=None):
     """Runs the script of ``opts`` under the shim; returns or raises as it does.
 
@@ -200,6 +232,9 @@ def run_script(opts, *, forbid_servers=None):
     _check_target(opts)
     for name in PRELOAD:
         importlib.import_module(name)
+    tf1_packages = _tf1_packages(opts)
+    if getattr(opts, "verbose", False):
+        _print_tf1_packages(tf1_packages, "")
     froze = []
 
     def on_tensorflow(tf):
@@ -223,7 +258,8 @@ def run_script(opts, *, forbid_servers=None):
                  import_hook="modules", allow_remote=opts.allow_remote, lazy=True,
                  on_tensorflow=on_tensorflow, numpy_compat=opts.numpy_compat,
                  python_compat=opts.python_compat, stack_compat=opts.stack_compat,
-                 memory_report=opts.memory_report, oom_tensors=opts.oom_tensors)
+                 memory_report=opts.memory_report, oom_tensors=opts.oom_tensors,
+                 tf1_packages=tf1_packages, known_tf1_packages=False)
     init_globals = hooks.user_globals()
     saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
     try:
@@ -288,13 +324,16 @@ def run_script(opts, *, forbid_servers=None):
                       f"{opts.placement_report!r}: {exc}", file=sys.stderr)
         if opts.memory_report:
             try:
-                written = lifecycle.write_memory_report()
+                written = lifecycle.write_memory_report(
+                    extra={"tf1_packages": [p.to_dict() for p in tf1_packages]})
                 if written is not None:
                     print(f"tf1mem.run: memory report {written[0]}: {written[1]}",
                           file=sys.stderr)
             except (OSError, errors.Error) as exc:  # keep the script's own exit status
                 print(f"tf1mem.run: could not write --memory-report "
                       f"{opts.memory_report!r}: {exc}", file=sys.stderr)
+        if tf1_packages and (opts.placement_report or opts.memory_report):
+            _print_tf1_packages(tf1_packages, " (in the reports' run)")
         sys.argv = saved_argv
         if saved_path0 is not None:
             sys.path[0] = saved_path0
