@@ -4,13 +4,10 @@ Each case runs twice in the libraries' environment (``tests/_libraries.py``: doc
 recipe, built once per machine): *named*, with ``--no-known-tf1-packages --tf1-packages PKG``,
 and *recognised*, with neither (``--verbose`` must then report the library as recognised).
 What each must print is in ``tests/legacy_corpus/libraries/expected.py`` (TF 1.15.5's output).
-A case whose library needs a TF1 internal module tf1mem does not provide yet is an expected
-failure, named with what it needs, only while its run fails for that reason.
 """
 
 import importlib.util
 import os
-import re
 import shlex
 import subprocess
 from pathlib import Path
@@ -18,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests import _libraries
-from tests._corpus_check import check, error_report
+from tests._corpus_check import check
 
 pytestmark = [pytest.mark.slow, pytest.mark.libraries]
 
@@ -107,10 +104,6 @@ def test_library_case(script, how, libraries_python, tmp_path):
         line = f"tf1mem.run:   {case['package']} (recognised: {dist} {version}) at "
         if not any(l.startswith(line) for l in proc.stderr.splitlines()):
             problems.append(f"--verbose did not report {line!r}")
-    if problems and proc.returncode != 0:
-        for pattern, what in case.get("needs", ()):
-            if re.search(pattern, error_report(proc.stderr)):
-                pytest.xfail(f"needs {what}")
     if problems:
         pytest.fail("%s\ncommand: %s  (cwd %s)\n--- stdout\n%s\n--- stderr\n%s" % (
             "\n".join(problems), shlex.join(cmd), cwd, proc.stdout, proc.stderr))
