@@ -107,3 +107,34 @@ def test_library_case(script, how, libraries_python, tmp_path):
     if problems:
         pytest.fail("%s\ncommand: %s  (cwd %s)\n--- stdout\n%s\n--- stderr\n%s" % (
             "\n".join(problems), shlex.join(cmd), cwd, proc.stdout, proc.stderr))
+
+
+# tflearn 0.5.0's own test files (its sdist's tests/), as its developers ran them: 20 tests.
+# TF 1.15.5 (the oracle, pytest 6.2.5, tflearn 0.5.0) gave "20 passed" on 2026-12-07.
+TFLEARN_SDIST = "tflearn==0.5.0"
+TFLEARN_ORACLE_PASSED = 20
+
+
+def test_tflearns_own_tests_pass_under_tf1mem_as_under_tf115(libraries_python, tmp_path):
+    """``python -m tf1mem.run -m pytest tests`` in tflearn's source tree, with pytest's
+    default assertion rewriting: every test TF 1.15.5 passed passes."""
+    import tarfile
+
+    cache = _libraries.venv_dir().parent / "sdists"
+    cache.mkdir(parents=True, exist_ok=True)
+    found = sorted(cache.glob("tflearn-0.5.0.tar.gz"))
+    if not found:
+        proc = subprocess.run([libraries_python, "-m", "pip", "download", "--no-deps",
+                               "--no-binary", ":all:", "-d", str(cache), TFLEARN_SDIST],
+                              capture_output=True, text=True, timeout=TIMEOUT_S)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        found = sorted(cache.glob("tflearn-0.5.0.tar.gz"))
+    with tarfile.open(found[0]) as tar:
+        tar.extractall(tmp_path, filter="data")
+    tree = tmp_path / "tflearn-0.5.0"
+    env = {**os.environ, **_libraries.ENV, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([libraries_python, "-m", "tf1mem.run", "-m", "pytest", "-q",
+                           "-p", "no:cacheprovider", "tests"], cwd=tree, env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT_S)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    assert f"{TFLEARN_ORACLE_PASSED} passed" in proc.stdout.splitlines()[-1], proc.stdout[-2000:]
