@@ -10,7 +10,9 @@ only names its public symbols writes::
     })
 
 and nothing is imported until a name is used; the value is then cached in the module's
-namespace, so later lookups are plain dict hits. A target is ``MODULE`` (the attribute
+namespace, so later lookups are plain dict hits. A name that is not listed goes to the
+optional ``fallback(name)``, which raises (tf1mem's "removed" error for a TF1 name the
+table lists: :func:`tf1mem.compat.errors.removed_names`), else Python's AttributeError. A target is ``MODULE`` (the attribute
 of the public name in ``MODULE``), ``MODULE:ATTR.PATH`` (that attribute path) or
 ``MODULE:`` (the module itself); a ``MODULE`` starting with ``.`` is relative to the
 package that calls :func:`attach`. This module imports nothing heavy and is leaf: every
@@ -43,12 +45,15 @@ def resolve(target, name=None, package=None):
     return value
 
 
-def attach(module_name, names):
+def attach(module_name, names, fallback=None):
     """``(__getattr__, __dir__, __all__)`` for a module whose public names load lazily.
 
     Args:
       module_name: ``__name__`` of the calling module.
       names: public name -> target (see the module docstring).
+      fallback: called with a name that is not in ``names``; it raises (an
+        AttributeError, or a subclass naming what to use instead). None: Python's
+        AttributeError.
 
     Returns:
       The module-level ``__getattr__`` and ``__dir__`` (PEP 562) and a sorted ``__all__``.
@@ -59,6 +64,8 @@ def attach(module_name, names):
     def __getattr__(name):
         target = names.get(name)
         if target is None:
+            if fallback is not None:
+                fallback(name)
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
         value = resolve(target, name, package)
         setattr(sys.modules[module_name], name, value)  # later lookups: plain dict hits

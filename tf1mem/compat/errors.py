@@ -1,16 +1,18 @@
 """The errors of TF1 names that TF 2 dropped: a leaf every module of tf1mem may import.
 
 :class:`RemovedModuleError` and :class:`RemovedAttributeError` (both
-:class:`tf1mem.ShimError`, and ``ImportError`` / ``AttributeError`` as Python expects), and
-the one wording every "removed" message uses. It imports only :mod:`tf1mem.errors` and
-the data of :mod:`tf1mem.compat.table`, so no import circle forms around it.
+:class:`tf1mem.ShimError`, and ``ImportError`` / ``AttributeError`` as Python expects), the
+one wording every "removed" message uses, and :func:`removed_names`, the module
+``__getattr__`` that raises it for the TF1 names the table lists as removed. It imports
+only :mod:`tf1mem.errors` and the data of :mod:`tf1mem.compat.table`, so no import circle
+forms around it.
 """
 
 from tf1mem import errors
 from tf1mem.compat import table
 
 __all__ = ["RemovedModuleError", "RemovedAttributeError", "removed_message",
-           "raise_removed_attribute"]
+           "removed_names"]
 
 
 class RemovedModuleError(errors.ShimError, ImportError):
@@ -35,11 +37,40 @@ def removed_message(qualified, replacement=None):
     return msg
 
 
-def raise_removed_attribute(prefix, module_name, name):
-    """For a tf1mem module standing for ``tf.contrib.<prefix>``: raises the "removed"
-    error for a TF1 name of :data:`tf1mem.compat.table.REMOVED_SYMBOLS`, else Python's
-    AttributeError."""
-    replacement = table.REMOVED_SYMBOLS.get(f"{prefix}.{name}")
-    if replacement is None:
-        raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
-    raise RemovedAttributeError(removed_message(f"tf.contrib.{prefix}.{name}", replacement))
+def removed_names(qualified, module_name, replacements=None, *, unknown=None):
+    """The module ``__getattr__`` of a tf1mem module standing for TF1's module ``qualified``,
+    for the TF1 names it does not provide: each raises :class:`RemovedAttributeError`
+    naming what to use instead; any other name, Python's AttributeError. The one such
+    ``__getattr__`` of tf1mem (alone, or as :func:`tf1mem._lazy.attach`'s ``fallback``).
+
+    Args:
+      qualified: TF1's dotted name of the module, e.g. ``"tf.contrib.learn.monitors"``.
+      module_name: ``__name__`` of the calling module (Python's AttributeError names it).
+      replacements: what to use instead, by name: a dict of :mod:`tf1mem.compat.table`; a
+        str, the replacement of every name (but dunders); None, the entries of
+        :data:`tf1mem.compat.table.REMOVED_SYMBOLS` under ``qualified`` (which then starts
+        with ``tf.contrib.``), read when a name is asked for.
+      unknown: the message of the AttributeError for any other name, a format string of
+        ``name`` (``"... has no attribute {name!r}"``); None: Python's.
+
+    Returns:
+      ``__getattr__(name)``, which always raises.
+    """
+    if replacements is None and not qualified.startswith("tf.contrib."):
+        raise ValueError(f"removed_names: {qualified!r} is not below tf.contrib; give its "
+                         f"replacements")
+    key = qualified[len("tf.contrib."):]
+
+    def __getattr__(name):
+        if isinstance(replacements, str):
+            replacement = None if name.startswith("__") else replacements
+        elif replacements is None:
+            replacement = table.REMOVED_SYMBOLS.get(f"{key}.{name}")
+        else:
+            replacement = replacements.get(name)
+        if replacement is None:
+            raise AttributeError(unknown.format(name=name) if unknown else
+                                 f"module {module_name!r} has no attribute {name!r}")
+        raise RemovedAttributeError(removed_message(f"{qualified}.{name}", replacement))
+
+    return __getattr__

@@ -18,7 +18,8 @@ import it (for :data:`REMOVED_SYMBOLS`) without forming a circle. For each name,
   (``tensorflow.python.*``) user code imports, :data:`INTERNAL_ALIASES` TF-internal names
   TF 2.21 moved, added back while the shim is installed;
 - removed, with its replacement: :data:`REMOVED_CONTRIB` (modules),
-  :data:`REMOVED_SYMBOLS` (``module.name`` below ``tf.contrib``), :data:`REMOVED_TOP_LEVEL`,
+  :data:`REMOVED_SYMBOLS` (``module.name`` below ``tf.contrib``, the module a provided one
+  or one below it: ``learn.io.read_batch_examples``), :data:`REMOVED_TOP_LEVEL`,
   :data:`ESTIMATOR_REMOVED` and :data:`ESTIMATOR_EXPERIMENTAL_REMOVED`.
 
 :data:`USAGE` ranks the contrib modules by how often public TF1 code used them;
@@ -318,6 +319,40 @@ REMOVED_SYMBOLS.update({
                            "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell (tf1mem provides it)",
     "cudnn_rnn.CudnnGRU": "tf.keras.layers.GRU (cuDNN's kernel on a GPU)",
 })
+# The modules below a provided tf.contrib module: the TF 1.15 names tf1mem does not write.
+REMOVED_SYMBOLS.update({
+    "learn.datasets.base.load_iris": "sklearn.datasets.load_iris() (.data, .target)",
+    "learn.datasets.base.load_boston": "sklearn.datasets.fetch_california_housing() "
+                                       "(Boston's data left scikit-learn too)",
+    "learn.datasets.base.maybe_download": "urllib.request.urlretrieve(url, path) when "
+                                          "os.path.exists(path) is False",
+    "learn.datasets.base.shrink_csv": "pandas.read_csv(...).head(n).to_csv(...)",
+    "learn.io.generator_input_fn": "tf.data.Dataset.from_generator in an input_fn",
+    "learn.io.read_batch_examples": "tf.data.TFRecordDataset(...).batch(n)",
+    "learn.io.read_batch_features": "tf.data.experimental.make_batched_features_dataset",
+    "learn.io.read_batch_record_features": "tf.data.experimental."
+                                           "make_batched_features_dataset",
+    "learn.io.read_keyed_batch_examples": "tf.data.TFRecordDataset(...).batch(n)",
+    "learn.io.read_keyed_batch_features": "tf.data.experimental."
+                                          "make_batched_features_dataset",
+    "learn.io.queue_parsed_features": "tf.data's prefetch",
+    "learn.io.extract_pandas_data": "DataFrame.values",
+    "learn.io.extract_pandas_labels": "DataFrame.values",
+    "learn.io.extract_pandas_matrix": "DataFrame.values",
+    "learn.io.extract_dask_data": "dask's compute(), then numpy_input_fn",
+    "learn.io.extract_dask_labels": "dask's compute(), then numpy_input_fn",
+    **{f"losses.metric_learning.{_name}": f"tensorflow_addons.losses ({_name}; tf1mem "
+                                          f"provides triplet_semihard_loss and "
+                                          f"contrastive_loss)"
+       for _name in ("lifted_struct_loss", "npairs_loss", "npairs_loss_multilabel")},
+    "losses.metric_learning.cluster_loss": "a clustering loss written on tf.compat.v1 ops "
+                                           "(tf1mem provides triplet_semihard_loss and "
+                                           "contrastive_loss)",
+    "tfprof.ProfileContext": "tf.compat.v1.profiler.Profiler: add_step(step, run_metadata) "
+                             "after a session.run with RunOptions(trace_level=FULL_TRACE), "
+                             "then profile_name_scope / profile_operations; or "
+                             "tf.profiler.experimental.Profile in TF 2 code",
+})
 # TF 1.15's tf.contrib.distributions names tf1mem does not provide: TensorFlow Probability
 # has each (its samples and seeds differ from TF1's).
 REMOVED_SYMBOLS.update({f"distributions.{_name}": f"TensorFlow Probability: tfp.{_home}"
@@ -352,6 +387,19 @@ REMOVED_SYMBOLS.update({f"distributions.{_name}": f"TensorFlow Probability: tfp.
     ("normal_conjugates_known_scale_predictive",
      "distributions.normal_conjugates_known_scale_predictive"),
     ("estimator_head_distribution_regression", "layers with a tf.keras model")]})
+# TF 1.15's bijectors tf1mem does not write: TensorFlow Probability has each.
+REMOVED_SYMBOLS.update({
+    f"distributions.bijectors.{_name}": "TensorFlow Probability: tfp.bijectors (tf1mem "
+                                        "provides Bijector, Identity, Exp, AffineScalar, "
+                                        "Affine, Softplus, Sigmoid, Square, Permute, Chain, "
+                                        "Invert, Inline)"
+    for _name in ("AbsoluteValue", "AffineLinearOperator", "BatchNormalization",
+                  "CholeskyOuterProduct", "ConditionalBijector", "FillTriangular", "Gumbel",
+                  "Kumaraswamy", "MaskedAutoregressiveFlow", "MatrixInverseTriL", "Ordered",
+                  "PowerTransform", "RealNVP", "Reshape", "ScaleTriL", "SinhArcsinh",
+                  "SoftmaxCentered", "Softsign", "TransformDiagonal",
+                  "masked_autoregressive_default_template", "masked_dense",
+                  "real_nvp_default_template")})
 
 # Module paths below a provided tf.contrib module that TF1 code imported, -> the
 # tf.contrib module they are (the same module object): 2017 code wrote

@@ -19,6 +19,7 @@ import collections
 import csv
 
 from tf1mem import errors
+from tf1mem.compat import errors as compat_errors
 
 __all__ = ["Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header"]
 
@@ -98,16 +99,5 @@ def load_csv_without_header(filename, target_dtype, features_dtype, target_colum
                    target=np.array(target, dtype=target_dtype))
 
 
-def __getattr__(name):
-    advice = {"load_iris": "sklearn.datasets.load_iris() (.data, .target)",
-              "load_boston": "sklearn.datasets.fetch_california_housing() (Boston's data "
-                             "left scikit-learn too)",
-              "maybe_download": "urllib.request.urlretrieve(url, path) when "
-                                "os.path.exists(path) is False",
-              "shrink_csv": "pandas.read_csv(...).head(n).to_csv(...)"}.get(name)
-    if advice is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from tf1mem.compat import errors as removed
-
-    raise removed.RemovedAttributeError(removed.removed_message(
-        f"tf.contrib.learn.datasets.base.{name}", advice))
+# load_iris, load_boston, maybe_download, shrink_csv: the table's replacements.
+__getattr__ = compat_errors.removed_names("tf.contrib.learn.datasets.base", __name__)

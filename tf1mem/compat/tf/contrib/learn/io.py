@@ -7,6 +7,8 @@ True, where the core functions require it. The queue readers (``read_batch_examp
 names the ``tf.data`` replacement.
 """
 
+from tf1mem.compat import errors
+
 __all__ = ["numpy_input_fn", "pandas_input_fn"]
 
 
@@ -30,26 +32,6 @@ def pandas_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=True,
                                   num_threads=num_threads, target_column=target_column)
 
 
-_REPLACEMENTS = {
-    "generator_input_fn": "tf.data.Dataset.from_generator in an input_fn",
-    "read_batch_examples": "tf.data.TFRecordDataset(...).batch(n)",
-    "read_batch_features": "tf.data.experimental.make_batched_features_dataset",
-    "read_batch_record_features": "tf.data.experimental.make_batched_features_dataset",
-    "read_keyed_batch_examples": "tf.data.TFRecordDataset(...).batch(n)",
-    "read_keyed_batch_features": "tf.data.experimental.make_batched_features_dataset",
-    "queue_parsed_features": "tf.data's prefetch",
-    "extract_pandas_data": "DataFrame.values",
-    "extract_pandas_labels": "DataFrame.values",
-    "extract_pandas_matrix": "DataFrame.values",
-    "extract_dask_data": "dask's compute(), then numpy_input_fn",
-    "extract_dask_labels": "dask's compute(), then numpy_input_fn",
-}
-
-
-def __getattr__(name):
-    if name not in _REPLACEMENTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from tf1mem.compat import errors as removed
-
-    raise removed.RemovedAttributeError(removed.removed_message(
-        f"tf.contrib.learn.io.{name}", _REPLACEMENTS[name]))
+# The queue readers, generator_input_fn, the pandas/dask extractors: the table's
+# replacements.
+__getattr__ = errors.removed_names("tf.contrib.learn.io", __name__)

@@ -29,6 +29,8 @@ did so at its first evaluation). The other TF1 monitors (``CaptureVariable``,
 
 import time
 
+from tf1mem.compat import errors
+
 __all__ = ["BaseMonitor", "EveryN", "ValidationMonitor", "RunHookAdapterForMonitors",
            "replace_monitors_with_hooks"]
 
@@ -341,8 +343,5 @@ def replace_monitors_with_hooks(monitors_or_hooks, estimator):
     return hooks
 
 
-def __getattr__(name):
-    """TF 1.15's other monitors: the error names the ``tf.train`` hook to use."""
-    from tf1mem.compat import errors as removed
-
-    removed.raise_removed_attribute("learn.monitors", __name__, name)
+# TF 1.15's other monitors: the error names the tf.train hook to use.
+__getattr__ = errors.removed_names("tf.contrib.learn.monitors", __name__)

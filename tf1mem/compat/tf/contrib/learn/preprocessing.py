@@ -8,6 +8,8 @@ import re
 
 import numpy as np
 
+from tf1mem.compat import errors
+
 __all__ = ["TOKENIZER_RE", "tokenizer", "CategoricalVocabulary", "VocabularyProcessor"]
 
 # All-caps runs not followed by lower case, a capitalised word before another capital,
@@ -150,8 +152,5 @@ class VocabularyProcessor:
         return obj
 
 
-def __getattr__(name):
-    """TF 1.15's other processors: the error names what to use instead."""
-    from tf1mem.compat import errors as removed
-
-    removed.raise_removed_attribute("learn.preprocessing", __name__, name)
+# TF 1.15's other processors: the error names what to use instead.
+__getattr__ = errors.removed_names("tf.contrib.learn.preprocessing", __name__)

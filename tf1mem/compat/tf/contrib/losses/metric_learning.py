@@ -21,6 +21,8 @@ gradients are TensorFlow's own. ``lifted_struct_loss``, ``npairs_loss``,
 TensorFlow Addons). TensorFlow is imported when a function runs.
 """
 
+from tf1mem.compat import errors
+
 __all__ = ["pairwise_distance", "contrastive_loss", "triplet_semihard_loss"]
 
 
@@ -88,16 +90,6 @@ def triplet_semihard_loss(labels, embeddings, margin=1.0):
                       name="triplet_semihard_loss")
 
 
-def __getattr__(name):
-    if name not in ("lifted_struct_loss", "npairs_loss", "npairs_loss_multilabel",
-                    "cluster_loss"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from tf1mem.compat import errors as removed
-
-    home = "tensorflow_addons.losses" if name != "cluster_loss" else "no maintained home"
-    raise removed.RemovedAttributeError(removed.removed_message(
-        f"tf.contrib.losses.metric_learning.{name}",
-        f"{home} ({name}; tf1mem provides triplet_semihard_loss and contrastive_loss)"
-        if name != "cluster_loss" else
-        "a clustering loss written on tf.compat.v1 ops (tf1mem provides "
-        "triplet_semihard_loss and contrastive_loss)"))
+# lifted_struct_loss, npairs_loss, npairs_loss_multilabel, cluster_loss: the table's
+# replacements.
+__getattr__ = errors.removed_names("tf.contrib.losses.metric_learning", __name__)

@@ -4,12 +4,10 @@
 prints the same report; ``ProfileContext`` left TensorFlow and raises naming a replacement.
 """
 
+from tf1mem.compat import errors
 from tf1mem.compat.tf.contrib.tfprof import model_analyzer, tfprof_logger
 
 __all__ = ["model_analyzer", "tfprof_logger"]
 
-
-def __getattr__(name):
-    if name == "ProfileContext":
-        return model_analyzer.__getattr__(name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# ProfileContext: the table's replacement.
+__getattr__ = errors.removed_names("tf.contrib.tfprof", __name__)

@@ -14,9 +14,17 @@ TF 1.15 printed one more line first, "Parsing Inputs...", which TF 2.21's profil
 longer writes).
 """
 
+from tf1mem import _lazy
+from tf1mem.compat import errors
+
+# TF's profiler and the logger, on first use; ProfileContext: the table's replacement.
+__getattr__, __dir__, _LAZY = _lazy.attach(__name__, {
+    "Profiler": "tensorflow:compat.v1.profiler.Profiler",
+    "advise": "tensorflow:compat.v1.profiler.advise",
+    "tfprof_logger": ".tfprof_logger:",
+}, fallback=errors.removed_names("tf.contrib.tfprof", __name__))
 __all__ = ["print_model_analysis", "TRAINABLE_VARS_PARAMS_STAT_OPTIONS",
-           "FLOAT_OPS_OPTIONS", "PRINT_ALL_TIMING_MEMORY", "ALL_ADVICE", "Profiler",
-           "advise", "tfprof_logger"]
+           "FLOAT_OPS_OPTIONS", "PRINT_ALL_TIMING_MEMORY", "ALL_ADVICE", *_LAZY]
 
 
 def _options(**changed):
@@ -72,23 +80,3 @@ def print_model_analysis(graph, run_meta=None, op_log=None, tfprof_cmd="scope",
                         f"tf.get_default_graph()); got {type(graph).__name__}")
     return tf.compat.v1.profiler.profile(graph, run_meta=run_meta, op_log=op_log,
                                          cmd=tfprof_cmd, options=tfprof_options)
-
-
-def __getattr__(name):
-    if name in ("Profiler", "advise"):
-        import tensorflow as tf
-
-        return getattr(tf.compat.v1.profiler, name)
-    if name == "tfprof_logger":
-        from tf1mem.compat.tf.contrib.tfprof import tfprof_logger
-
-        return tfprof_logger
-    if name == "ProfileContext":
-        from tf1mem.compat import errors as removed
-
-        raise removed.RemovedAttributeError(removed.removed_message(
-            "tf.contrib.tfprof.ProfileContext",
-            "tf.compat.v1.profiler.Profiler: add_step(step, run_metadata) after a "
-            "session.run with RunOptions(trace_level=FULL_TRACE), then profile_name_scope "
-            "/ profile_operations; or tf.profiler.experimental.Profile in TF 2 code"))
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
