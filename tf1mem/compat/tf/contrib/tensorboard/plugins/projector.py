@@ -12,8 +12,9 @@ TF1 code (the word2vec tutorial, MNIST embedding demos) wrote::
 TF 2 dropped the module and TensorBoard no longer ships with TensorFlow, so that import
 stopped the whole script. Here ``ProjectorConfig``, ``EmbeddingInfo`` and
 ``SpriteMetadata`` are protocol-buffer messages with TF 1.15's schema (package
-``tensorflow``, the same field names and numbers, proto3), built at first use in a
-descriptor pool of their own, and ``visualize_embeddings`` writes
+``tensorflow``, the same field names and numbers, proto3), built when the module loads
+(from protobuf alone: TensorFlow is imported by ``visualize_embeddings``) in a descriptor
+pool of their own, and ``visualize_embeddings`` writes
 ``projector_config.pbtxt`` into the writer's log directory as TF 1.15 did: a later
 ``pip install tensorboard`` shows the embeddings from it. Checked against TF 1.15.5 by the
 corpus script ``contrib_projector.py``.
@@ -21,18 +22,22 @@ corpus script ``contrib_projector.py``.
 
 import os
 
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
 __all__ = ["ProjectorConfig", "EmbeddingInfo", "SpriteMetadata", "visualize_embeddings",
            "PROJECTOR_FILENAME"]
 
 PROJECTOR_FILENAME = "projector_config.pbtxt"
-_MESSAGE_NAMES = ("ProjectorConfig", "EmbeddingInfo", "SpriteMetadata")
-_CLASSES = None
 
 
-def _build():
-    """The three message classes from a FileDescriptorProto written out field by field."""
-    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+def _json_name(name):
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
 
+
+def _file_descriptor():
+    """TF 1.15's ``projector_config.proto``, a FileDescriptorProto written out field by
+    field."""
     field = descriptor_pb2.FieldDescriptorProto
     string, uint32, message = field.TYPE_STRING, field.TYPE_UINT32, field.TYPE_MESSAGE
     single, repeated = field.LABEL_OPTIONAL, field.LABEL_REPEATED
@@ -59,22 +64,18 @@ def _build():
                               json_name=_json_name(fname))
             if type_name:
                 f.type_name = type_name
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(proto)
-    return {name: message_factory.GetMessageClass(
-        pool.FindMessageTypeByName(f"tensorflow.{name}")) for name in _MESSAGE_NAMES}
+    return proto
 
 
-def _json_name(name):
-    head, *rest = name.split("_")
-    return head + "".join(part.capitalize() for part in rest)
-
-
-def _classes():
-    global _CLASSES
-    if _CLASSES is None:
-        _CLASSES = _build()
-    return _CLASSES
+# The three message classes, in a descriptor pool of their own.
+_POOL = descriptor_pool.DescriptorPool()
+_POOL.Add(_file_descriptor())
+ProjectorConfig = message_factory.GetMessageClass(
+    _POOL.FindMessageTypeByName("tensorflow.ProjectorConfig"))
+EmbeddingInfo = message_factory.GetMessageClass(
+    _POOL.FindMessageTypeByName("tensorflow.EmbeddingInfo"))
+SpriteMetadata = message_factory.GetMessageClass(
+    _POOL.FindMessageTypeByName("tensorflow.SpriteMetadata"))
 
 
 def visualize_embeddings(summary_writer, config):
@@ -108,9 +109,3 @@ def visualize_embeddings(summary_writer, config):
 
     with tf.io.gfile.GFile(os.path.join(logdir, PROJECTOR_FILENAME), "w") as f:
         f.write(text_format.MessageToString(config))
-
-
-def __getattr__(name):
-    if name in _MESSAGE_NAMES:
-        return _classes()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
