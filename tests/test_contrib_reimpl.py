@@ -16,7 +16,6 @@ import pytest
 from tests import _subproc
 from tf1mem.compat import errors as compat_errors
 from tf1mem.compat import table
-from tf1mem.compat.tf.contrib import crf as contrib_crf
 from tf1mem.compat.tf.contrib.factorization import kmeans as contrib_factorization
 
 REIMPLEMENTED = ("eager", "crf", "factorization", "seq2seq", "legacy_seq2seq")
@@ -28,6 +27,16 @@ def test_reimplemented_modules_are_mapped_not_removed():
         assert name not in table.REMOVED_CONTRIB, name
 
 
+@pytest.fixture
+def contrib_crf(monkeypatch):
+    """tf.contrib.crf loaded as the shim loads it: its cells subclass tf.nn.rnn_cell's
+    RNNCell, which needs TF_USE_LEGACY_KERAS before TensorFlow first resolves it."""
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "1")
+    from tf1mem.compat.tf.contrib import crf
+
+    return crf
+
+
 def _brute_viterbi(score, trans):
     best, best_seq = -np.inf, None
     for seq in itertools.product(range(score.shape[1]), repeat=score.shape[0]):
@@ -37,7 +46,7 @@ def _brute_viterbi(score, trans):
     return best_seq, best
 
 
-def test_viterbi_decode_is_the_best_sequence():
+def test_viterbi_decode_is_the_best_sequence(contrib_crf):
     rng = np.random.RandomState(3)
     for length in (1, 2, 4):
         score = rng.randn(length, 3).astype(np.float32)
@@ -49,7 +58,7 @@ def test_viterbi_decode_is_the_best_sequence():
         assert value == pytest.approx(want_value, abs=1e-5)
 
 
-def test_viterbi_decode_rejects_mismatched_shapes():
+def test_viterbi_decode_rejects_mismatched_shapes(contrib_crf):
     with pytest.raises(ValueError, match=r"transition_params \[num_tags, num_tags\]"):
         contrib_crf.viterbi_decode(np.zeros([3, 4]), np.zeros([3, 3]))
 

@@ -12,15 +12,13 @@ forward and Viterbi passes run through ``tf.nn.dynamic_rnn``
 Guarantees: the same maths, shapes, dtypes and edge cases as TF 1.15 (sequences
 of length 1 score their first step only; a sequence length of 0 scores 0),
 so the numbers agree with TF 1.15.5 to float rounding (the legacy corpus
-``crf_tagger.py`` checks them). Works in graph and eager mode. TensorFlow is
-imported only when a function is called; the cell classes are built on first use.
+``crf_tagger.py`` checks them). Works in graph and eager mode. The cells subclass TF's
+v1 RNNCell, so the module imports TensorFlow at its top (it is loaded only after
+TensorFlow, with ``TF_USE_LEGACY_KERAS`` set).
 """
 
-import threading
-
 import numpy as np
-
-from tf1mem._tf import v1 as _v1
+import tensorflow.compat.v1 as tf
 
 __all__ = [
     "crf_sequence_score", "crf_multitag_sequence_score", "crf_log_norm",
@@ -38,7 +36,6 @@ def _static_len_is_one(inputs):
 
 def _by_length(inputs, single, multi):
     """``single()`` when the time axis has length 1, else ``multi()`` (TF1's smart_cond)."""
-    tf = _v1()
     dim = _static_len_is_one(inputs)
     if dim is not None:
         return single() if dim == 1 else multi()
@@ -57,7 +54,6 @@ def crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params)
     Returns:
       [batch] scores (0 where a length is 0).
     """
-    tf = _v1()
     inputs = tf.convert_to_tensor(inputs)
     tag_indices = tf.convert_to_tensor(tag_indices)
     sequence_lengths = tf.convert_to_tensor(sequence_lengths)
@@ -79,7 +75,6 @@ def crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params)
 
 def crf_multitag_sequence_score(inputs, tag_bitmap, sequence_lengths, transition_params):
     """Score of all sequences allowed by ``tag_bitmap`` ([batch, max_seq_len, num_tags] bool)."""
-    tf = _v1()
     inputs = tf.convert_to_tensor(inputs)
     filtered = tf.where(tag_bitmap, inputs,
                         tf.fill(tf.shape(inputs), tf.cast(float("-inf"), inputs.dtype)))
@@ -88,7 +83,6 @@ def crf_multitag_sequence_score(inputs, tag_bitmap, sequence_lengths, transition
 
 def crf_log_norm(inputs, sequence_lengths, transition_params):
     """Log of the partition function (forward algorithm), [batch]; 0 where a length is 0."""
-    tf = _v1()
     inputs = tf.convert_to_tensor(inputs)
     sequence_lengths = tf.convert_to_tensor(sequence_lengths)
     first_input = tf.squeeze(tf.slice(inputs, [0, 0, 0], [-1, 1, -1]), [1])
@@ -99,7 +93,7 @@ def crf_log_norm(inputs, sequence_lengths, transition_params):
 
     def multi():
         rest = tf.slice(inputs, [0, 1, 0], [-1, -1, -1])
-        cell = __getattr__("CrfForwardRnnCell")(transition_params)
+        cell = CrfForwardRnnCell(transition_params)
         lengths_less_one = tf.maximum(tf.constant(0, dtype=sequence_lengths.dtype),
                                       sequence_lengths - 1)
         _, alphas = tf.nn.dynamic_rnn(cell=cell, inputs=rest, sequence_length=lengths_less_one,
@@ -123,7 +117,6 @@ def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=
     Returns:
       ``(log_likelihood [batch], transition_params)``.
     """
-    tf = _v1()
     inputs = tf.convert_to_tensor(inputs)
     num_tags = inputs.get_shape()[2]
     num_tags = getattr(num_tags, "value", num_tags)
@@ -141,7 +134,6 @@ def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=
 
 def crf_unary_score(tag_indices, sequence_lengths, inputs):
     """Sum over the valid steps of ``inputs[b, t, tag[b, t]]``, [batch]."""
-    tf = _v1()
     tag_indices = tf.convert_to_tensor(tag_indices)
     inputs = tf.convert_to_tensor(inputs)
     batch_size = tf.shape(inputs)[0]
@@ -162,7 +154,6 @@ def crf_unary_score(tag_indices, sequence_lengths, inputs):
 
 def crf_binary_score(tag_indices, sequence_lengths, transition_params):
     """Sum of ``transition_params[tag[t-1], tag[t]]`` over the valid steps, [batch]."""
-    tf = _v1()
     tag_indices = tf.convert_to_tensor(tag_indices)
     transition_params = tf.convert_to_tensor(transition_params)
     num_tags = tf.shape(transition_params)[0]
@@ -189,7 +180,6 @@ def crf_decode(potentials, transition_params, sequence_length):
     Returns:
       ``(decode_tags [batch, max_seq_len] int32, best_score [batch])``.
     """
-    tf = _v1()
     potentials = tf.convert_to_tensor(potentials)
     sequence_length = tf.convert_to_tensor(sequence_length)
 
@@ -201,7 +191,7 @@ def crf_decode(potentials, transition_params, sequence_length):
     def multi():
         num_tags = potentials.get_shape()[2]
         num_tags = getattr(num_tags, "value", num_tags)
-        fwd_cell = __getattr__("CrfDecodeForwardRnnCell")(transition_params)
+        fwd_cell = CrfDecodeForwardRnnCell(transition_params)
         initial_state = tf.squeeze(tf.slice(potentials, [0, 0, 0], [-1, 1, -1]), [1])
         inputs = tf.slice(potentials, [0, 1, 0], [-1, -1, -1])
         lengths_less_one = tf.maximum(tf.constant(0, dtype=sequence_length.dtype),
@@ -210,7 +200,7 @@ def crf_decode(potentials, transition_params, sequence_length):
             fwd_cell, inputs=inputs, sequence_length=lengths_less_one,
             initial_state=initial_state, time_major=False, dtype=tf.int32)
         backpointers = tf.reverse_sequence(backpointers, lengths_less_one, seq_axis=1)
-        bwd_cell = __getattr__("CrfDecodeBackwardRnnCell")(num_tags)
+        bwd_cell = CrfDecodeBackwardRnnCell(num_tags)
         initial_state = tf.cast(tf.expand_dims(tf.argmax(last_score, axis=1), axis=-1),
                                 tf.int32)
         decode_tags, _ = tf.nn.dynamic_rnn(
@@ -256,86 +246,69 @@ def viterbi_decode(score, transition_params):
     return [int(tag) for tag in viterbi], np.max(trellis[-1])
 
 
-# --- the cells, built on first use (they subclass TF's v1 RNNCell) ---------------------
+# --- the cells (they subclass TF's v1 RNNCell) ----------------------------------------
 
-_LOCK = threading.Lock()
-_CELLS = {}
-
-
-def _build_cells():
-    tf = _v1()
-    base = tf.nn.rnn_cell.RNNCell
-
-    class _TransitionCell(base):
-        """A cell over ``num_tags`` scores that adds the transition matrix each step."""
-
-        def __init__(self, transition_params):
-            super().__init__()
-            transition_params = tf.convert_to_tensor(transition_params)
-            self._transition_params = tf.expand_dims(transition_params, 0)
-            num_tags = transition_params.get_shape()[0]
-            self._num_tags = getattr(num_tags, "value", num_tags)
-
-        @property
-        def state_size(self):
-            return self._num_tags
-
-        @property
-        def output_size(self):
-            return self._num_tags
-
-        def _scores(self, state):
-            return tf.expand_dims(state, 2) + self._transition_params
-
-    class CrfForwardRnnCell(_TransitionCell):
-        """One step of the forward algorithm: log-sum-exp over the previous tag."""
-
-        def __call__(self, inputs, state, scope=None):
-            new_alphas = inputs + tf.reduce_logsumexp(self._scores(state), [1])
-            return new_alphas, new_alphas
-
-    class CrfDecodeForwardRnnCell(_TransitionCell):
-        """One Viterbi step: the best previous tag (backpointer) and the new scores."""
-
-        def __call__(self, inputs, state, scope=None):
-            scores = self._scores(state)
-            new_state = inputs + tf.reduce_max(scores, [1])
-            backpointers = tf.cast(tf.argmax(scores, 1), dtype=tf.int32)
-            return backpointers, new_state
-
-    class CrfDecodeBackwardRnnCell(base):
-        """Follows the backpointers one step back."""
-
-        def __init__(self, num_tags):
-            super().__init__()
-            self._num_tags = num_tags
-
-        @property
-        def state_size(self):
-            return 1
-
-        @property
-        def output_size(self):
-            return 1
-
-        def __call__(self, inputs, state, scope=None):
-            state = tf.squeeze(state, [1])
-            b_indices = tf.range(tf.shape(inputs)[0])
-            indices = tf.stack([b_indices, state], axis=1)
-            new_tags = tf.expand_dims(tf.gather_nd(inputs, indices), axis=-1)
-            return new_tags, new_tags
-
-    for cls in (CrfForwardRnnCell, CrfDecodeForwardRnnCell, CrfDecodeBackwardRnnCell):
-        cls.__module__ = __name__
-    return {c.__name__: c for c in (CrfForwardRnnCell, CrfDecodeForwardRnnCell,
-                                    CrfDecodeBackwardRnnCell)}
+_RNNCell = tf.nn.rnn_cell.RNNCell
 
 
-def __getattr__(name):
-    if name not in ("CrfForwardRnnCell", "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    with _LOCK:
-        if not _CELLS:
-            _CELLS.update(_build_cells())
-    globals().update(_CELLS)
-    return _CELLS[name]
+class _TransitionCell(_RNNCell):
+    """A cell over ``num_tags`` scores that adds the transition matrix each step."""
+
+    def __init__(self, transition_params):
+        super().__init__()
+        transition_params = tf.convert_to_tensor(transition_params)
+        self._transition_params = tf.expand_dims(transition_params, 0)
+        num_tags = transition_params.get_shape()[0]
+        self._num_tags = getattr(num_tags, "value", num_tags)
+
+    @property
+    def state_size(self):
+        return self._num_tags
+
+    @property
+    def output_size(self):
+        return self._num_tags
+
+    def _scores(self, state):
+        return tf.expand_dims(state, 2) + self._transition_params
+
+
+class CrfForwardRnnCell(_TransitionCell):
+    """One step of the forward algorithm: log-sum-exp over the previous tag."""
+
+    def __call__(self, inputs, state, scope=None):
+        new_alphas = inputs + tf.reduce_logsumexp(self._scores(state), [1])
+        return new_alphas, new_alphas
+
+
+class CrfDecodeForwardRnnCell(_TransitionCell):
+    """One Viterbi step: the best previous tag (backpointer) and the new scores."""
+
+    def __call__(self, inputs, state, scope=None):
+        scores = self._scores(state)
+        new_state = inputs + tf.reduce_max(scores, [1])
+        backpointers = tf.cast(tf.argmax(scores, 1), dtype=tf.int32)
+        return backpointers, new_state
+
+
+class CrfDecodeBackwardRnnCell(_RNNCell):
+    """Follows the backpointers one step back."""
+
+    def __init__(self, num_tags):
+        super().__init__()
+        self._num_tags = num_tags
+
+    @property
+    def state_size(self):
+        return 1
+
+    @property
+    def output_size(self):
+        return 1
+
+    def __call__(self, inputs, state, scope=None):
+        state = tf.squeeze(state, [1])
+        b_indices = tf.range(tf.shape(inputs)[0])
+        indices = tf.stack([b_indices, state], axis=1)
+        new_tags = tf.expand_dims(tf.gather_nd(inputs, indices), axis=-1)
+        return new_tags, new_tags

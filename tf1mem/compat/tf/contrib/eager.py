@@ -12,9 +12,8 @@ Guarantees: the gradient functions return what TF1 returned (lists of tensors,
 ``(gradient, variable)`` pairs in variable-creation order, the same errors for a
 function returning None or touching no trainable variable); ``Network`` names its
 variables ``<network>/<layer>/<var>`` as TF1 did; ``metrics`` keep TF1's float64
-results and variable names. Nothing here imports TensorFlow at import time: the
-classes that subclass TensorFlow types are built on first use (module
-``__getattr__``).
+results and variable names. ``Network`` and the metrics subclass ``tf.Module``, so the
+module imports TensorFlow at its top (it is loaded only after TensorFlow).
 """
 
 import functools
@@ -22,30 +21,40 @@ import re
 import threading
 import types
 
+import tensorflow as tf
+from tensorflow.python.eager import context
+from tensorflow.python.framework import test_util
+from tensorflow.python.ops import resource_variable_ops, variable_scope
+
 from tf1mem import errors
-from tf1mem._tf import v1 as _v1
 
+__all__ = [
+    "enable_eager_execution", "executing_eagerly", "in_eager_mode", "num_gpus",
+    "list_devices", "run", "implicit_gradients", "implicit_value_and_gradients",
+    "gradients_function", "value_and_gradients_function", "Iterator", "Saver",
+    "get_optimizer_variables", "Network", "Sequential", "metrics", "defun", "Variable",
+    "GradientTape", "custom_gradient", "TensorSpec", "Checkpoint", "Checkpointable",
+    "EagerVariableStore", "make_template", "py_func", "function",
+    "DEVICE_PLACEMENT_EXPLICIT", "DEVICE_PLACEMENT_WARN", "DEVICE_PLACEMENT_SILENT", "SYNC",
+    "ASYNC", "run_test_in_graph_and_eager_modes", "run_all_tests_in_graph_and_eager_modes",
+]
+
+v1 = tf.compat.v1
 _LOCK = threading.RLock()
-_BUILT = {}
-
-
-def _tf():
-    import tensorflow as tf
-
-    return tf
 
 
 # --- execution ------------------------------------------------------------------------
 
+
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
     """TF1's ``tfe.enable_eager_execution``: the program runs eagerly from here on."""
-    return _v1().enable_eager_execution(config=config, device_policy=device_policy,
+    return v1.enable_eager_execution(config=config, device_policy=device_policy,
                                         execution_mode=execution_mode)
 
 
 def executing_eagerly():
     """Whether ops run eagerly now."""
-    return _tf().executing_eagerly()
+    return tf.executing_eagerly()
 
 
 in_eager_mode = executing_eagerly
@@ -53,18 +62,18 @@ in_eager_mode = executing_eagerly
 
 def num_gpus():
     """The number of GPUs TensorFlow sees in this process."""
-    return len(_tf().config.list_logical_devices("GPU"))
+    return len(tf.config.list_logical_devices("GPU"))
 
 
 def list_devices():
     """Names of the logical devices eager ops can run on (TF1's ``tfe.list_devices``)."""
-    return [d.name for d in _tf().config.list_logical_devices()]
+    return [d.name for d in tf.config.list_logical_devices()]
 
 
 def run(main=None, argv=None):
     """TF1's ``tfe.run``: enables eager execution, then ``tf.app.run(main, argv)``."""
     enable_eager_execution()
-    return _v1().app.run(main, argv)
+    return v1.app.run(main, argv)
 
 
 def _require_eager(what):
@@ -77,8 +86,8 @@ def _require_eager(what):
 
 # --- gradients ------------------------------------------------------------------------
 
+
 def _implicit(f, with_value):
-    tf = _tf()
 
     def grad_fn(*args, **kwds):
         _require_eager("implicit_gradients")
@@ -113,7 +122,6 @@ def implicit_value_and_gradients(f):
 
 
 def _explicit(f, params, with_value):
-    tf = _tf()
 
     def grad_fn(*args, **kwds):
         _require_eager("gradients_function")
@@ -154,6 +162,7 @@ def value_and_gradients_function(f, params=None):
 
 # --- data -----------------------------------------------------------------------------
 
+
 class Iterator:
     """TF1's ``tfe.Iterator``: a Python iterator over a ``tf.data.Dataset``, eagerly.
 
@@ -178,7 +187,7 @@ class Iterator:
         try:
             return next(self._it)
         except StopIteration:
-            raise _tf().errors.OutOfRangeError(None, None, "End of sequence") from None
+            raise tf.errors.OutOfRangeError(None, None, "End of sequence") from None
 
     @property
     def element_spec(self):
@@ -186,18 +195,19 @@ class Iterator:
 
     @property
     def output_types(self):
-        return _v1().data.get_output_types(self._dataset)
+        return v1.data.get_output_types(self._dataset)
 
     @property
     def output_shapes(self):
-        return _v1().data.get_output_shapes(self._dataset)
+        return v1.data.get_output_shapes(self._dataset)
 
     @property
     def output_classes(self):
-        return _v1().data.get_output_classes(self._dataset)
+        return v1.data.get_output_classes(self._dataset)
 
 
 # --- saving ---------------------------------------------------------------------------
+
 
 class Saver:
     """TF1's ``tfe.Saver(var_list)``: TF1-format checkpoints of eager variables.
@@ -215,7 +225,7 @@ class Saver:
             var_list = list(var_list)
         if not var_list:
             raise ValueError("tfe.Saver needs a non-empty var_list (e.g. model.variables)")
-        self._saver = _v1().train.Saver(var_list=var_list)
+        self._saver = v1.train.Saver(var_list=var_list)
 
     def save(self, file_prefix, global_step=None):
         return self._saver.save(None, file_prefix, global_step=global_step,
@@ -230,7 +240,8 @@ def get_optimizer_variables(optimizer):
     return optimizer.variables()
 
 
-# --- lazily built classes -------------------------------------------------------------
+# --- models and metrics, on tf.Module ------------------------------------------------
+
 
 def _snake(name):
     s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
@@ -247,308 +258,274 @@ def _unique_name(base):
     return base if n == 0 else f"{base}_{n}"
 
 
-def _build_network():
-    tf = _tf()
+class Network(tf.Module):
+    """TF1's ``tfe.Network``: a model made of tracked layers, on ``tf.Module``.
 
-    class Network(tf.Module):
-        """TF1's ``tfe.Network``: a model made of tracked layers, on ``tf.Module``.
+    Subclasses create layers in ``__init__`` with ``self.track_layer(layer)``
+    and define ``call(inputs, ...)``; calling the network calls ``call`` under
+    the network's variable scope, so variables are named
+    ``<network>/<layer>/<var>:0`` as in TF1. ``variables`` /
+    ``trainable_variables`` / ``weights`` list the tracked layers' variables
+    in layer order, then those made with ``add_variable``.
+    """
 
-        Subclasses create layers in ``__init__`` with ``self.track_layer(layer)``
-        and define ``call(inputs, ...)``; calling the network calls ``call`` under
-        the network's variable scope, so variables are named
-        ``<network>/<layer>/<var>:0`` as in TF1. ``variables`` /
-        ``trainable_variables`` / ``weights`` list the tracked layers' variables
-        in layer order, then those made with ``add_variable``.
-        """
+    def __init__(self, name=None):
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"Network name must be a string, got {name!r}")
+        base = name if name else _snake(type(self).__name__)
+        unique = _unique_name(base) if not name else name
+        super().__init__(name=unique)
+        self._tfe_layers = []
+        self._tfe_own_vars = []
+        self._tfe_scope_name = unique
+        self.built = False
 
-        def __init__(self, name=None):
-            if name is not None and not isinstance(name, str):
-                raise TypeError(f"Network name must be a string, got {name!r}")
-            base = name if name else _snake(type(self).__name__)
-            unique = _unique_name(base) if not name else name
-            super().__init__(name=unique)
-            self._tfe_layers = []
-            self._tfe_own_vars = []
-            self._tfe_scope_name = unique
-            self.built = False
+    def track_layer(self, layer):
+        """Registers ``layer`` (a ``tf.layers`` layer or a Network); returns it."""
+        if not callable(layer) or not hasattr(layer, "variables"):
+            raise TypeError(f"track_layer expects a layer (tf.layers.* or a Network), "
+                            f"got {layer!r}")
+        if not any(layer is l for l in self._tfe_layers):
+            self._tfe_layers.append(layer)
+        return layer
 
-        def track_layer(self, layer):
-            """Registers ``layer`` (a ``tf.layers`` layer or a Network); returns it."""
-            if not callable(layer) or not hasattr(layer, "variables"):
-                raise TypeError(f"track_layer expects a layer (tf.layers.* or a Network), "
-                                f"got {layer!r}")
-            if not any(layer is l for l in self._tfe_layers):
-                self._tfe_layers.append(layer)
-            return layer
+    @property
+    def layers(self):
+        return list(self._tfe_layers)
 
-        @property
-        def layers(self):
-            return list(self._tfe_layers)
+    def get_layer(self, name=None, index=None):
+        """A tracked layer by ``index`` or ``name``."""
+        if index is not None:
+            return self._tfe_layers[index]
+        for layer in self._tfe_layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"no layer named {name!r} in network {self.name!r}; layers: "
+                         f"{[l.name for l in self._tfe_layers]}")
 
-        def get_layer(self, name=None, index=None):
-            """A tracked layer by ``index`` or ``name``."""
-            if index is not None:
-                return self._tfe_layers[index]
-            for layer in self._tfe_layers:
-                if layer.name == name:
-                    return layer
-            raise ValueError(f"no layer named {name!r} in network {self.name!r}; layers: "
-                             f"{[l.name for l in self._tfe_layers]}")
+    def add_variable(self, name, shape, dtype=None, initializer=None, trainable=True):
+        """Creates a variable owned by the network itself."""
+        with tf.compat.v1.variable_scope(self._tfe_scope_name):
+            var = tf.compat.v1.get_variable(name, shape=shape, dtype=dtype,
+                                            initializer=initializer, trainable=trainable,
+                                            use_resource=True)
+        self._tfe_own_vars.append(var)
+        return var
 
-        def add_variable(self, name, shape, dtype=None, initializer=None, trainable=True):
-            """Creates a variable owned by the network itself."""
-            with tf.compat.v1.variable_scope(self._tfe_scope_name):
-                var = tf.compat.v1.get_variable(name, shape=shape, dtype=dtype,
-                                                initializer=initializer, trainable=trainable,
-                                                use_resource=True)
-            self._tfe_own_vars.append(var)
-            return var
-
-        def _collect(self, attr):
-            seen, out = set(), []
-            for layer in self._tfe_layers:
-                for v in getattr(layer, attr):
-                    if id(v) not in seen:
-                        seen.add(id(v))
-                        out.append(v)
-            for v in self._tfe_own_vars:
-                if (attr != "trainable_variables" or v.trainable) and id(v) not in seen:
+    def _collect(self, attr):
+        seen, out = set(), []
+        for layer in self._tfe_layers:
+            for v in getattr(layer, attr):
+                if id(v) not in seen:
                     seen.add(id(v))
                     out.append(v)
-            return out
+        for v in self._tfe_own_vars:
+            if (attr != "trainable_variables" or v.trainable) and id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        return out
 
-        @property
-        def variables(self):
-            return self._collect("variables")
+    @property
+    def variables(self):
+        return self._collect("variables")
 
-        weights = variables
+    weights = variables
 
-        @property
-        def trainable_variables(self):
-            return self._collect("trainable_variables")
+    @property
+    def trainable_variables(self):
+        return self._collect("trainable_variables")
 
-        trainable_weights = trainable_variables
+    trainable_weights = trainable_variables
 
-        @property
-        def non_trainable_variables(self):
-            trainable = {id(v) for v in self.trainable_variables}
-            return [v for v in self.variables if id(v) not in trainable]
+    @property
+    def non_trainable_variables(self):
+        trainable = {id(v) for v in self.trainable_variables}
+        return [v for v in self.variables if id(v) not in trainable]
 
-        non_trainable_weights = non_trainable_variables
+    non_trainable_weights = non_trainable_variables
 
-        @property
-        def losses(self):
-            out = []
-            for layer in self._tfe_layers:
-                out.extend(getattr(layer, "losses", []))
-            return out
+    @property
+    def losses(self):
+        out = []
+        for layer in self._tfe_layers:
+            out.extend(getattr(layer, "losses", []))
+        return out
 
-        def call(self, inputs, *args, **kwargs):
-            raise NotImplementedError(f"{type(self).__name__} must define call(inputs, ...)")
+    def call(self, inputs, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define call(inputs, ...)")
 
-        def __call__(self, inputs, *args, **kwargs):
-            with tf.compat.v1.variable_scope(self._tfe_scope_name, auxiliary_name_scope=False):
-                out = self.call(inputs, *args, **kwargs)
-            self.built = True
-            return out
-
-    class Sequential(Network):
-        """TF1's ``tfe.Sequential(layers_funcs)``: layers and functions applied in order."""
-
-        def __init__(self, layers_funcs=None, name=None):
-            super().__init__(name=name)
-            self._tfe_funcs = []
-            for item in layers_funcs or []:
-                self.add(item)
-
-        def add(self, layer_func):
-            if hasattr(layer_func, "variables"):
-                self.track_layer(layer_func)
-            elif not callable(layer_func):
-                raise TypeError(f"Sequential takes layers or callables, got {layer_func!r}")
-            self._tfe_funcs.append(layer_func)
-
-        def call(self, inputs, training=None):
-            out = inputs
-            for f in self._tfe_funcs:
-                out = f(out)
-            return out
-
-    return {"Network": Network, "Sequential": Sequential}
+    def __call__(self, inputs, *args, **kwargs):
+        with tf.compat.v1.variable_scope(self._tfe_scope_name, auxiliary_name_scope=False):
+            out = self.call(inputs, *args, **kwargs)
+        self.built = True
+        return out
 
 
-def _build_metrics():
-    tf = _tf()
+class Sequential(Network):
+    """TF1's ``tfe.Sequential(layers_funcs)``: layers and functions applied in order."""
 
-    class Metric(tf.Module):
-        """TF1's ``tfe.metrics.Metric``: variables made on first call, ``result()``."""
+    def __init__(self, layers_funcs=None, name=None):
+        super().__init__(name=name)
+        self._tfe_funcs = []
+        for item in layers_funcs or []:
+            self.add(item)
 
-        def __init__(self, name=None):
-            base = name or type(self).__name__
-            super().__init__(name=_unique_name(base) if name is None else name)
-            self._scope_name = self.name
-            self._vars = []
+    def add(self, layer_func):
+        if hasattr(layer_func, "variables"):
+            self.track_layer(layer_func)
+        elif not callable(layer_func):
+            raise TypeError(f"Sequential takes layers or callables, got {layer_func!r}")
+        self._tfe_funcs.append(layer_func)
 
-        def add_variable(self, name, shape=(), dtype=tf.float64, initializer=None):
-            init = initializer if initializer is not None else tf.zeros_initializer()
-            with tf.name_scope(self._scope_name + "/"):
-                var = tf.Variable(init(shape, dtype=dtype), trainable=False, name=name)
-            self._vars.append(var)
-            return var
-
-        @property
-        def variables(self):
-            return list(self._vars)
-
-        def init_variables(self):
-            for v in self._vars:
-                v.assign(tf.zeros_like(v))
-
-        def __call__(self, *args, **kwargs):
-            return self.call(*args, **kwargs)
-
-    class Mean(Metric):
-        """Weighted mean of every value seen; ``result()`` is float64 (TF1's default)."""
-
-        def __init__(self, name=None, dtype=tf.float64):
-            super().__init__(name=name)
-            self.dtype = tf.as_dtype(dtype)
-            self.numer = self.add_variable("numer", dtype=self.dtype)
-            self.denom = self.add_variable("denom", dtype=self.dtype)
-
-        def call(self, values, weights=None):
-            """Adds ``values`` (weighted); returns their (weighted) sum, as TF1's call."""
-            values = tf.convert_to_tensor(values)
-            if weights is None:
-                count = tf.cast(tf.size(values), self.dtype)
-                values = tf.reduce_sum(values)
-            else:
-                weights = tf.cast(tf.convert_to_tensor(weights), values.dtype)
-                values = values * weights
-                count = tf.cast(tf.reduce_sum(weights * tf.ones_like(values)), self.dtype)
-                values = tf.reduce_sum(values)
-            self.numer.assign_add(tf.cast(values, self.dtype))
-            self.denom.assign_add(count)
-            return values
-
-        def result(self, write_summary=True):
-            return tf.math.divide_no_nan(self.numer, self.denom)
-
-    class Accuracy(Mean):
-        """Fraction of ``labels == predictions``; ``call`` returns its arguments."""
-
-        def call(self, labels, predictions, weights=None):
-            eq = tf.cast(tf.equal(tf.convert_to_tensor(labels),
-                                  tf.convert_to_tensor(predictions)), self.dtype)
-            super().call(eq, weights)
-            return labels, predictions
-
-    class CategoricalAccuracy(Mean):
-        """Accuracy of one-hot ``labels`` against ``predictions`` (argmax of both)."""
-
-        def call(self, labels, predictions, weights=None):
-            eq = tf.cast(tf.equal(tf.argmax(labels, axis=-1), tf.argmax(predictions, axis=-1)),
-                         self.dtype)
-            super().call(eq, weights)
-            return labels, predictions
-
-    class SparseAccuracy(Mean):
-        """Accuracy of integer ``labels`` against ``predictions`` logits (argmax)."""
-
-        def call(self, labels, predictions, weights=None):
-            labels = tf.convert_to_tensor(labels)
-            pred = tf.cast(tf.argmax(predictions, axis=-1), labels.dtype)
-            eq = tf.cast(tf.equal(tf.reshape(labels, tf.shape(pred)), pred), self.dtype)
-            super().call(eq, weights)
-            return labels, predictions
-
-    class BinaryAccuracy(Mean):
-        """Accuracy of 0/1 ``labels`` against ``predictions > threshold``."""
-
-        def __init__(self, threshold=0.5, name=None, dtype=tf.float64):
-            super().__init__(name=name, dtype=dtype)
-            self.threshold = threshold
-
-        def call(self, labels, predictions, weights=None):
-            labels = tf.convert_to_tensor(labels)
-            pred = tf.cast(tf.convert_to_tensor(predictions) > self.threshold, labels.dtype)
-            eq = tf.cast(tf.equal(labels, pred), self.dtype)
-            super().call(eq, weights)
-            return labels, predictions
-
-    module = types.ModuleType("tensorflow.contrib.eager.metrics",
-                              "tf.contrib.eager.metrics under tf1mem (on tf.Module).")
-    for cls in (Metric, Mean, Accuracy, CategoricalAccuracy, SparseAccuracy, BinaryAccuracy):
-        setattr(module, cls.__name__, cls)
-    return {"metrics": module}
+    def call(self, inputs, training=None):
+        out = inputs
+        for f in self._tfe_funcs:
+            out = f(out)
+        return out
 
 
-def _build_aliases():
-    tf = _tf()
-    v1 = tf.compat.v1
-    from tensorflow.python.eager import context
-    from tensorflow.python.framework import test_util
-    from tensorflow.python.ops import resource_variable_ops, variable_scope
+class Metric(tf.Module):
+    """TF1's ``tfe.metrics.Metric``: variables made on first call, ``result()``."""
 
-    def defun(func=None, input_signature=None, autograph=True,
-              experimental_autograph_options=None, experimental_relax_shapes=False):
-        """TF1's ``tfe.defun``: ``tf.function`` with TF1's keyword names."""
-        kwargs = dict(input_signature=input_signature, autograph=autograph,
-                      experimental_autograph_options=experimental_autograph_options,
-                      reduce_retracing=experimental_relax_shapes)
-        if func is None:
-            return lambda f: tf.function(f, **kwargs)
-        return tf.function(func, **kwargs)
+    def __init__(self, name=None):
+        base = name or type(self).__name__
+        super().__init__(name=_unique_name(base) if name is None else name)
+        self._scope_name = self.name
+        self._vars = []
 
-    return {
-        "Variable": resource_variable_ops.ResourceVariable,
-        "GradientTape": tf.GradientTape,
-        "custom_gradient": tf.custom_gradient,
-        "TensorSpec": tf.TensorSpec,
-        "Checkpoint": tf.train.Checkpoint,
-        "Checkpointable": tf.Module,
-        "EagerVariableStore": variable_scope.EagerVariableStore,
-        "make_template": v1.make_template,
-        "py_func": tf.py_function,
-        "defun": defun,
-        "function": tf.function,
-        "DEVICE_PLACEMENT_EXPLICIT": context.DEVICE_PLACEMENT_EXPLICIT,
-        "DEVICE_PLACEMENT_WARN": context.DEVICE_PLACEMENT_WARN,
-        "DEVICE_PLACEMENT_SILENT": context.DEVICE_PLACEMENT_SILENT,
-        "SYNC": context.SYNC,
-        "ASYNC": context.ASYNC,
-        "run_test_in_graph_and_eager_modes": test_util.run_in_graph_and_eager_modes,
-        "run_all_tests_in_graph_and_eager_modes": test_util.run_all_in_graph_and_eager_modes,
-    }
+    def add_variable(self, name, shape=(), dtype=tf.float64, initializer=None):
+        init = initializer if initializer is not None else tf.zeros_initializer()
+        with tf.name_scope(self._scope_name + "/"):
+            var = tf.Variable(init(shape, dtype=dtype), trainable=False, name=name)
+        self._vars.append(var)
+        return var
+
+    @property
+    def variables(self):
+        return list(self._vars)
+
+    def init_variables(self):
+        for v in self._vars:
+            v.assign(tf.zeros_like(v))
+
+    def __call__(self, *args, **kwargs):
+        return self.call(*args, **kwargs)
 
 
-_BUILDERS = {}
-for _builder, _names in (
-        (_build_network, ("Network", "Sequential")),
-        (_build_metrics, ("metrics",)),
-        (_build_aliases, ("Variable", "GradientTape", "custom_gradient", "TensorSpec",
-                          "Checkpoint", "Checkpointable", "EagerVariableStore",
-                          "make_template", "py_func", "defun", "function",
-                          "DEVICE_PLACEMENT_EXPLICIT", "DEVICE_PLACEMENT_WARN",
-                          "DEVICE_PLACEMENT_SILENT", "SYNC", "ASYNC",
-                          "run_test_in_graph_and_eager_modes",
-                          "run_all_tests_in_graph_and_eager_modes"))):
-    for _name in _names:
-        _BUILDERS[_name] = _builder
-del _builder, _names, _name
+class Mean(Metric):
+    """Weighted mean of every value seen; ``result()`` is float64 (TF1's default)."""
+
+    def __init__(self, name=None, dtype=tf.float64):
+        super().__init__(name=name)
+        self.dtype = tf.as_dtype(dtype)
+        self.numer = self.add_variable("numer", dtype=self.dtype)
+        self.denom = self.add_variable("denom", dtype=self.dtype)
+
+    def call(self, values, weights=None):
+        """Adds ``values`` (weighted); returns their (weighted) sum, as TF1's call."""
+        values = tf.convert_to_tensor(values)
+        if weights is None:
+            count = tf.cast(tf.size(values), self.dtype)
+            values = tf.reduce_sum(values)
+        else:
+            weights = tf.cast(tf.convert_to_tensor(weights), values.dtype)
+            values = values * weights
+            count = tf.cast(tf.reduce_sum(weights * tf.ones_like(values)), self.dtype)
+            values = tf.reduce_sum(values)
+        self.numer.assign_add(tf.cast(values, self.dtype))
+        self.denom.assign_add(count)
+        return values
+
+    def result(self, write_summary=True):
+        return tf.math.divide_no_nan(self.numer, self.denom)
 
 
-def __getattr__(name):
-    builder = _BUILDERS.get(name)
-    if builder is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    with _LOCK:
-        if builder not in _BUILT:
-            _BUILT[builder] = builder()
-        value = _BUILT[builder][name]
-    globals()[name] = value
-    return value
+class Accuracy(Mean):
+    """Fraction of ``labels == predictions``; ``call`` returns its arguments."""
+
+    def call(self, labels, predictions, weights=None):
+        eq = tf.cast(tf.equal(tf.convert_to_tensor(labels),
+                              tf.convert_to_tensor(predictions)), self.dtype)
+        super().call(eq, weights)
+        return labels, predictions
 
 
-def __dir__():
-    return sorted(set(globals()) | set(_BUILDERS))
+class CategoricalAccuracy(Mean):
+    """Accuracy of one-hot ``labels`` against ``predictions`` (argmax of both)."""
+
+    def call(self, labels, predictions, weights=None):
+        eq = tf.cast(tf.equal(tf.argmax(labels, axis=-1), tf.argmax(predictions, axis=-1)),
+                     self.dtype)
+        super().call(eq, weights)
+        return labels, predictions
+
+
+class SparseAccuracy(Mean):
+    """Accuracy of integer ``labels`` against ``predictions`` logits (argmax)."""
+
+    def call(self, labels, predictions, weights=None):
+        labels = tf.convert_to_tensor(labels)
+        pred = tf.cast(tf.argmax(predictions, axis=-1), labels.dtype)
+        eq = tf.cast(tf.equal(tf.reshape(labels, tf.shape(pred)), pred), self.dtype)
+        super().call(eq, weights)
+        return labels, predictions
+
+
+class BinaryAccuracy(Mean):
+    """Accuracy of 0/1 ``labels`` against ``predictions > threshold``."""
+
+    def __init__(self, threshold=0.5, name=None, dtype=tf.float64):
+        super().__init__(name=name, dtype=dtype)
+        self.threshold = threshold
+
+    def call(self, labels, predictions, weights=None):
+        labels = tf.convert_to_tensor(labels)
+        pred = tf.cast(tf.convert_to_tensor(predictions) > self.threshold, labels.dtype)
+        eq = tf.cast(tf.equal(labels, pred), self.dtype)
+        super().call(eq, weights)
+        return labels, predictions
+
+
+# TF1 had the metric classes only as tfe.metrics.X: they live in that namespace alone.
+metrics = types.ModuleType("tensorflow.contrib.eager.metrics",
+                           "tf.contrib.eager.metrics under tf1mem (on tf.Module).")
+
+
+for _cls in (Metric, Mean, Accuracy, CategoricalAccuracy, SparseAccuracy, BinaryAccuracy):
+    setattr(metrics, _cls.__name__, _cls)
+
+
+del _cls, Metric, Mean, Accuracy, CategoricalAccuracy, SparseAccuracy, BinaryAccuracy
+
+
+def defun(func=None, input_signature=None, autograph=True,
+          experimental_autograph_options=None, experimental_relax_shapes=False):
+    """TF1's ``tfe.defun``: ``tf.function`` with TF1's keyword names."""
+    kwargs = dict(input_signature=input_signature, autograph=autograph,
+                  experimental_autograph_options=experimental_autograph_options,
+                  reduce_retracing=experimental_relax_shapes)
+    if func is None:
+        return lambda f: tf.function(f, **kwargs)
+    return tf.function(func, **kwargs)
+
+
+# --- TF's own objects under their TF1 names --------------------------------------------
+
+
+Variable = resource_variable_ops.ResourceVariable
+GradientTape = tf.GradientTape
+custom_gradient = tf.custom_gradient
+TensorSpec = tf.TensorSpec
+Checkpoint = tf.train.Checkpoint
+Checkpointable = tf.Module
+EagerVariableStore = variable_scope.EagerVariableStore
+make_template = v1.make_template
+py_func = tf.py_function
+function = tf.function
+DEVICE_PLACEMENT_EXPLICIT = context.DEVICE_PLACEMENT_EXPLICIT
+DEVICE_PLACEMENT_WARN = context.DEVICE_PLACEMENT_WARN
+DEVICE_PLACEMENT_SILENT = context.DEVICE_PLACEMENT_SILENT
+SYNC = context.SYNC
+ASYNC = context.ASYNC
+run_test_in_graph_and_eager_modes = test_util.run_in_graph_and_eager_modes
+run_all_tests_in_graph_and_eager_modes = test_util.run_all_in_graph_and_eager_modes
