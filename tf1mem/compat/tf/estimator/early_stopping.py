@@ -7,38 +7,44 @@ What TF 1.13-1.15 did, and this keeps:
   (``estimator.eval_dir()`` unless ``eval_dir`` is given), step by step from the
   oldest; steps below ``min_steps`` are skipped, and a missing folder means no
   metrics yet;
+
+
 - the check runs after a training step once every ``run_every_steps`` steps or
   ``run_every_secs`` seconds (one of the two; 60 s by default);
+
+
 - the chief's hook sets the boolean variable ``signal_early_stopping/STOP`` (a global
   variable, so it goes into checkpoints, and a checkpoint written without it cannot
   be restored into a graph with it) and ends training; other workers' hooks read that
   variable and stop when it is set;
+
+
 - the INFO lines ``No decrease in metric "loss" for 4 steps, ...``, ``At step 3,
   metric "mae" has value ...`` and ``Requesting early stopping at global step 6``.
 
-TensorFlow is imported inside the functions.
+
+The hooks subclass TF's ``SessionRunHook``, so the module imports TensorFlow at its top
+(it is loaded only after TensorFlow).
 """
 
 import collections
 import operator
 import os
 
+import tensorflow as tf
+
 __all__ = ["make_early_stopping_hook", "stop_if_higher_hook", "stop_if_lower_hook",
            "stop_if_no_decrease_hook", "stop_if_no_increase_hook", "read_eval_metrics"]
 
+
 _EVENT_FILES = "events.out.tfevents.*"
 _STOP_SCOPE = "signal_early_stopping"
-_HOOK_CLASSES = None
 
-
-def _v1():
-    from tf1mem._tf import v1
-
-    return v1()
+v1 = tf.compat.v1
 
 
 def _log(msg, *args):
-    _v1().logging.info(msg, *args)
+    v1.logging.info(msg, *args)
 
 
 def read_eval_metrics(eval_dir):
@@ -49,9 +55,6 @@ def read_eval_metrics(eval_dir):
       empty when the folder does not exist. A corrupt event file is read up to the
       damage, with a warning naming it.
     """
-    import tensorflow as tf
-
-    v1 = _v1()
     by_step = collections.defaultdict(dict)
     eval_dir = os.fspath(eval_dir)
     if tf.io.gfile.exists(eval_dir):  # gfile: an eval_dir may be a gs:// or hdfs:// path
@@ -73,7 +76,6 @@ def read_eval_metrics(eval_dir):
 
 def _stop_variable():
     """The ``signal_early_stopping/STOP`` variable of the current graph (made once)."""
-    v1 = _v1()
     with v1.variable_scope(_STOP_SCOPE, values=[], reuse=v1.AUTO_REUSE):
         return v1.get_variable("STOP", shape=[], dtype=v1.bool,
                                initializer=v1.constant_initializer(False),
@@ -81,62 +83,53 @@ def _stop_variable():
                                trainable=False)
 
 
-def _hook_classes():
-    """The two hook classes, built once (they subclass TF's SessionRunHook)."""
-    global _HOOK_CLASSES
-    if _HOOK_CLASSES is not None:
-        return _HOOK_CLASSES
-    v1 = _v1()
+class _StopOnPredicateHook(v1.train.SessionRunHook):
+    """The chief's hook: asks ``should_stop_fn`` now and then; sets STOP and stops."""
 
-    class _StopOnPredicateHook(v1.train.SessionRunHook):
-        """The chief's hook: asks ``should_stop_fn`` now and then; sets STOP and stops."""
+    def __init__(self, should_stop_fn, run_every_secs, run_every_steps):
+        self._should_stop_fn = should_stop_fn
+        self._timer = v1.train.SecondOrStepTimer(every_secs=run_every_secs,
+                                                 every_steps=run_every_steps)
+        self._global_step = None
+        self._stop_op = None
 
-        def __init__(self, should_stop_fn, run_every_secs, run_every_steps):
-            self._should_stop_fn = should_stop_fn
-            self._timer = v1.train.SecondOrStepTimer(every_secs=run_every_secs,
-                                                     every_steps=run_every_steps)
-            self._global_step = None
-            self._stop_op = None
+    def begin(self):
+        self._global_step = v1.train.get_global_step()
+        if self._global_step is None:
+            raise RuntimeError("An early-stopping hook needs a global step in the "
+                               "graph (tf.train.get_or_create_global_step()).")
+        self._stop_op = v1.assign(_stop_variable(), True)
 
-        def begin(self):
-            self._global_step = v1.train.get_global_step()
-            if self._global_step is None:
-                raise RuntimeError("An early-stopping hook needs a global step in the "
-                                   "graph (tf.train.get_or_create_global_step()).")
-            self._stop_op = v1.assign(_stop_variable(), True)
+    def before_run(self, run_context):
+        return v1.train.SessionRunArgs(self._global_step)
 
-        def before_run(self, run_context):
-            return v1.train.SessionRunArgs(self._global_step)
+    def after_run(self, run_context, run_values):
+        step = run_values.results
+        if not self._timer.should_trigger_for_step(step):
+            return
+        self._timer.update_last_triggered_step(step)
+        if self._should_stop_fn():
+            _log("Requesting early stopping at global step %d", step)
+            run_context.session.run(self._stop_op)
+            run_context.request_stop()
 
-        def after_run(self, run_context, run_values):
-            step = run_values.results
-            if not self._timer.should_trigger_for_step(step):
-                return
-            self._timer.update_last_triggered_step(step)
-            if self._should_stop_fn():
-                _log("Requesting early stopping at global step %d", step)
-                run_context.session.run(self._stop_op)
-                run_context.request_stop()
 
-    class _CheckForStoppingHook(v1.train.SessionRunHook):
-        """A worker's hook: stops once the chief has set STOP."""
+class _CheckForStoppingHook(v1.train.SessionRunHook):
+    """A worker's hook: stops once the chief has set STOP."""
 
-        def __init__(self):
-            self._stop = None
+    def __init__(self):
+        self._stop = None
 
-        def begin(self):
-            self._stop = _stop_variable()
+    def begin(self):
+        self._stop = _stop_variable()
 
-        def before_run(self, run_context):
-            return v1.train.SessionRunArgs(self._stop)
+    def before_run(self, run_context):
+        return v1.train.SessionRunArgs(self._stop)
 
-        def after_run(self, run_context, run_values):
-            if run_values.results:
-                _log("Early stopping requested, suspending run.")
-                run_context.request_stop()
-
-    _HOOK_CLASSES = (_StopOnPredicateHook, _CheckForStoppingHook)
-    return _HOOK_CLASSES
+    def after_run(self, run_context, run_values):
+        if run_values.results:
+            _log("Early stopping requested, suspending run.")
+            run_context.request_stop()
 
 
 def make_early_stopping_hook(estimator, should_stop_fn, run_every_secs=60,
@@ -161,12 +154,11 @@ def make_early_stopping_hook(estimator, should_stop_fn, run_every_secs=60,
                         f"{type(estimator)}")
     if run_every_secs is not None and run_every_steps is not None:
         raise ValueError("Only one of `run_every_secs` and `run_every_steps` must be set.")
-    stop_on_predicate, check_for_stopping = _hook_classes()
     if not estimator.config.is_chief:
-        return check_for_stopping()
+        return _CheckForStoppingHook()
     if not callable(should_stop_fn):
         raise TypeError("`should_stop_fn` must be callable.")
-    return stop_on_predicate(should_stop_fn, run_every_secs, run_every_steps)
+    return _StopOnPredicateHook(should_stop_fn, run_every_secs, run_every_steps)
 
 
 def _eval_dir_of(estimator, eval_dir):

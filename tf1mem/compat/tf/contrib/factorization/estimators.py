@@ -13,27 +13,36 @@ kmeans_clustering_estimator.py`` and ``gmm_estimator.py``):
   the centres; KMeans' random initialisation takes a batch no bigger than the
   centres still missing whole and reads further batches), then one Lloyd
   iteration, mini-batch update or EM iteration per step.
+
+
 * The global step also counts the step that ended training on the input's end
   (``OutOfRangeError``): TF1's step increment did not wait for the input, so
   ``train()`` over a ``limit_epochs(..., 1)`` input moves the step by 2. Here a
   hook adds that step after the loop ends on end-of-input, deterministically.
+
+
 * KMeansClustering: predictions ``all_distances`` / ``cluster_index``, the eval
   metric ``score`` (the summed distance of the points to their nearest centre,
   also the loss), ``cluster_centers()``, ``score()``, ``transform()``,
   ``predict_cluster_index()``; ``relative_tolerance`` stops training once
   |loss - previous loss| / (1 + |previous loss|) falls below it.
+
+
 * GMM keeps TF 1.15's tf.contrib.learn interface: ``fit(input_fn=, steps=)``,
   ``evaluate(input_fn=, steps=)`` (``loss`` and the elementwise sum ``scores`` of
   the per-point log-likelihoods), ``predict(input_fn=, outputs=)`` yielding
   ``{'assignments': ...}``, ``predict_assignments``, ``score`` (the total
   log-likelihood), ``weights()``, ``clusters()`` ([K, D]), ``covariances()``.
 
+
 Not provided: the contrib.learn ``x=`` / ``y=`` / ``batch_size=`` numpy arguments (a
 ValueError says to pass ``input_fn``), KMeans' ``mini_batch_steps_per_iteration >
-1``. On a cluster, the end-of-input step is counted by the chief only.
+1``. On a cluster, the end-of-input step is counted by the chief only. The training hooks
+subclass TF's ``SessionRunHook``, so the module imports TensorFlow at its top (it is loaded
+only after TensorFlow).
 """
 
-import functools
+import tensorflow.compat.v1 as v1
 
 from tf1mem.compat.tf.contrib.factorization import kmeans as _kmeans_lib
 from tf1mem.compat.tf.contrib.factorization import gmm_ops as _gmm_lib
@@ -47,85 +56,73 @@ _ModeKeys = _model_fn_lib.ModeKeys
 _MAX_INIT_RUNS = 10000
 
 
-def _v1():
-    from tf1mem._tf import v1
+class _InitializeClustersHook(v1.train.SessionRunHook):
+    """Runs the initialisation op once a session exists, unless already initialised."""
 
-    return v1()
+    def __init__(self, init_op, is_initialized):
+        self._init_op = init_op
+        self._is_initialized = is_initialized
+
+    def after_create_session(self, session, coord):
+        del coord
+        # Each run reads one batch and adds up to the missing centres (KMeans'
+        # random or callable initialisation over batches smaller than num_clusters).
+        for _ in range(_MAX_INIT_RUNS):
+            if session.run(self._is_initialized):
+                return
+            session.run(self._init_op)
+        raise RuntimeError(f"the clustering initialisation op ran {_MAX_INIT_RUNS} "
+                           f"times and the 'initialized' variable is still False: the "
+                           f"input_fn gives empty batches, or initial_clusters' callable "
+                           f"returns no centres")
 
 
-@functools.lru_cache(maxsize=None)
-def _hook_classes():
-    """The SessionRunHooks, defined on first use (their base class is TensorFlow's)."""
-    v1 = _v1()
+class _CountEndOfInputStepHook(v1.train.SessionRunHook):
+    """Adds the step that hit the end of the input to the global step (TF1 did)."""
 
-    class InitializeClustersHook(v1.train.SessionRunHook):
-        """Runs the initialisation op once a session exists, unless already initialised."""
+    def __init__(self, increment_op):
+        self._increment_op = increment_op
+        self._pending = False
 
-        def __init__(self, init_op, is_initialized):
-            self._init_op = init_op
-            self._is_initialized = is_initialized
+    def before_run(self, run_context):
+        self._pending = True
 
-        def after_create_session(self, session, coord):
-            del coord
-            # Each run reads one batch and adds up to the missing centres (KMeans'
-            # random or callable initialisation over batches smaller than num_clusters).
-            for _ in range(_MAX_INIT_RUNS):
-                if session.run(self._is_initialized):
-                    return
-                session.run(self._init_op)
-            raise RuntimeError(f"the clustering initialisation op ran {_MAX_INIT_RUNS} "
-                               f"times and the 'initialized' variable is still False: the "
-                               f"input_fn gives empty batches, or initial_clusters' callable "
-                               f"returns no centres")
+    def after_run(self, run_context, run_values):
+        self._pending = False
 
-    class CountEndOfInputStepHook(v1.train.SessionRunHook):
-        """Adds the step that hit the end of the input to the global step (TF1 did)."""
-
-        def __init__(self, increment_op):
-            self._increment_op = increment_op
+    def end(self, session):
+        # end() runs only when the session closed cleanly: a run that did not
+        # come back ended on OutOfRangeError / StopIteration.
+        if self._pending:
+            session.run(self._increment_op)
             self._pending = False
 
-        def before_run(self, run_context):
-            self._pending = True
 
-        def after_run(self, run_context, run_values):
-            self._pending = False
+class _LossRelativeChangeHook(v1.train.SessionRunHook):
+    """Stops training when the loss changes by less than ``tolerance``, relatively."""
 
-        def end(self, session):
-            # end() runs only when the session closed cleanly: a run that did not
-            # come back ended on OutOfRangeError / StopIteration.
-            if self._pending:
-                session.run(self._increment_op)
-                self._pending = False
+    def __init__(self, loss, tolerance):
+        self._loss = loss
+        self._tolerance = tolerance
+        self._previous = None
 
-    class LossRelativeChangeHook(v1.train.SessionRunHook):
-        """Stops training when the loss changes by less than ``tolerance``, relatively."""
+    def begin(self):
+        self._previous = None
 
-        def __init__(self, loss, tolerance):
-            self._loss = loss
-            self._tolerance = tolerance
-            self._previous = None
+    def before_run(self, run_context):
+        return v1.train.SessionRunArgs(self._loss)
 
-        def begin(self):
-            self._previous = None
-
-        def before_run(self, run_context):
-            return v1.train.SessionRunArgs(self._loss)
-
-        def after_run(self, run_context, run_values):
-            loss = float(run_values.results)
-            if self._previous is not None and (abs(loss - self._previous)
-                                               / (1.0 + abs(self._previous))
-                                               < self._tolerance):
-                run_context.request_stop()
-            self._previous = loss
-
-    return InitializeClustersHook, CountEndOfInputStepHook, LossRelativeChangeHook
+    def after_run(self, run_context, run_values):
+        loss = float(run_values.results)
+        if self._previous is not None and (abs(loss - self._previous)
+                                           / (1.0 + abs(self._previous))
+                                           < self._tolerance):
+            run_context.request_stop()
+        self._previous = loss
 
 
 def _step_ops(training_op):
     """(the train op: training_op then global_step += 1, the lone increment op)."""
-    v1 = _v1()
     global_step = v1.train.get_global_step()
     with v1.control_dependencies([training_op]):
         train_op = v1.assign_add(global_step, 1).op
@@ -135,13 +132,12 @@ def _step_ops(training_op):
 def _training_hooks(init_op, is_initialized, increment_op):
     """(training hooks, chief hooks). The step counter is a chief hook: chief hooks come
     before the CheckpointSaverHook, so its end() counts the step before the last save."""
-    init_hook, count_hook, _ = _hook_classes()
-    return [init_hook(init_op, is_initialized)], [count_hook(increment_op)]
+    return ([_InitializeClustersHook(init_op, is_initialized)],
+            [_CountEndOfInputStepHook(increment_op)])
 
 
 def _matrix(features, feature_columns, who):
     """The [N, D] float input: a tensor, feature columns, or a dict concatenated by key."""
-    v1 = _v1()
     if feature_columns is not None:
         return v1.feature_column.input_layer(features, list(feature_columns))
     if isinstance(features, dict):
@@ -225,7 +221,6 @@ class KMeansClustering(_estimator_lib.Estimator):
     def _kmeans_model_fn(self, features, labels, mode, config):
         """The model_fn: the KMeans graph, its loss, hooks, predictions and metric."""
         del labels, config  # unsupervised; TF1 ignored labels too
-        v1 = _v1()
         inputs = _matrix(features, self._feature_columns, "KMeansClustering")
         (all_distances, cluster_index, scores, initialized, init_op,
          training_op) = _kmeans_lib.KMeans(inputs, **self._kmeans_args).training_graph()
@@ -237,7 +232,7 @@ class KMeansClustering(_estimator_lib.Estimator):
         train_op, increment_op = _step_ops(training_op)
         hooks, chief_hooks = _training_hooks(init_op, initialized, increment_op)
         if self._relative_tolerance is not None:
-            hooks.append(_hook_classes()[2](loss, self._relative_tolerance))
+            hooks.append(_LossRelativeChangeHook(loss, self._relative_tolerance))
         return _model_fn_lib.EstimatorSpec(
             mode, predictions=predictions, loss=loss, train_op=train_op,
             eval_metric_ops={self.SCORE: v1.metrics.mean(loss)}, training_hooks=hooks,
@@ -308,7 +303,6 @@ class GMM(_estimator_lib.Estimator):
     def _gmm_model_fn(self, features, labels, mode, config):
         """The model_fn: the EM graph, its log-likelihood loss, hooks and outputs."""
         del labels, config  # unsupervised
-        v1 = _v1()
         algorithm = _gmm_lib.GmmAlgorithm(_matrix(features, None, "GMM"), **self._gmm_args)
         predictions = {self.ASSIGNMENTS: algorithm.assignments()[0]}
         if mode == _ModeKeys.PREDICT:
@@ -385,7 +379,6 @@ class GMM(_estimator_lib.Estimator):
 
 def _streaming_sum(values):
     """(value, update_op) of the elementwise sum of ``values`` over evaluation batches."""
-    v1 = _v1()
     total = v1.Variable(v1.zeros([], values.dtype), trainable=False, validate_shape=False,
                         name="scores_sum", collections=[v1.GraphKeys.LOCAL_VARIABLES,
                                                         v1.GraphKeys.METRIC_VARIABLES])
