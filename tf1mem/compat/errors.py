@@ -37,21 +37,27 @@ def removed_message(qualified, replacement=None):
     return msg
 
 
-def removed_names(qualified, module_name, replacements=None, *, unknown=None):
+def removed_names(qualified, module_name, replacements=None, *, default=None,
+                  message=removed_message, unknown=None):
     """The module ``__getattr__`` of a tf1mem module standing for TF1's module ``qualified``,
     for the TF1 names it does not provide: each raises :class:`RemovedAttributeError`
-    naming what to use instead; any other name, Python's AttributeError. The one such
+    naming what to use instead; any other name, an AttributeError. The one such
     ``__getattr__`` of tf1mem (alone, or as :func:`tf1mem._lazy.attach`'s ``fallback``).
 
     Args:
       qualified: TF1's dotted name of the module, e.g. ``"tf.contrib.learn.monitors"``.
       module_name: ``__name__`` of the calling module (Python's AttributeError names it).
-      replacements: what to use instead, by name: a dict of :mod:`tf1mem.compat.table`; a
-        str, the replacement of every name (but dunders); None, the entries of
+      replacements: what to use instead of each removed name, a dict of
+        :mod:`tf1mem.compat.table`; None: the entries of
         :data:`tf1mem.compat.table.REMOVED_SYMBOLS` under ``qualified`` (which then starts
         with ``tf.contrib.``), read when a name is asked for.
-      unknown: the message of the AttributeError for any other name, a format string of
-        ``name`` (``"... has no attribute {name!r}"``); None: Python's.
+      default: the replacement of every other name but dunders (all of the module's other
+        TF1 names are removed); None: the other names are unknown.
+      message: ``message(qualified name, replacement)``, the error's text (default: the
+        one wording of :func:`removed_message`).
+      unknown: the AttributeError's text for an unknown name: a format string of
+        ``name`` (``"... has no attribute {name!r}"``) or a function of it; None:
+        Python's.
 
     Returns:
       ``__getattr__(name)``, which always raises.
@@ -62,15 +68,18 @@ def removed_names(qualified, module_name, replacements=None, *, unknown=None):
     key = qualified[len("tf.contrib."):]
 
     def __getattr__(name):
-        if isinstance(replacements, str):
-            replacement = None if name.startswith("__") else replacements
-        elif replacements is None:
+        if replacements is None:
             replacement = table.REMOVED_SYMBOLS.get(f"{key}.{name}")
         else:
             replacement = replacements.get(name)
+        if replacement is None and not name.startswith("__"):
+            replacement = default
         if replacement is None:
-            raise AttributeError(unknown.format(name=name) if unknown else
-                                 f"module {module_name!r} has no attribute {name!r}")
-        raise RemovedAttributeError(removed_message(f"{qualified}.{name}", replacement))
+            if unknown is None:
+                text = f"module {module_name!r} has no attribute {name!r}"
+            else:
+                text = unknown(name) if callable(unknown) else unknown.format(name=name)
+            raise AttributeError(text)
+        raise RemovedAttributeError(message(f"{qualified}.{name}", replacement))
 
     return __getattr__

@@ -20,7 +20,9 @@ import it (for :data:`REMOVED_SYMBOLS`) without forming a circle. For each name,
 - removed, with its replacement: :data:`REMOVED_CONTRIB` (modules),
   :data:`REMOVED_SYMBOLS` (``module.name`` below ``tf.contrib``, the module a provided one
   or one below it: ``learn.io.read_batch_examples``), :data:`REMOVED_TOP_LEVEL`,
-  :data:`ESTIMATOR_REMOVED` and :data:`ESTIMATOR_EXPERIMENTAL_REMOVED`.
+  :data:`ESTIMATOR_REMOVED` and :data:`ESTIMATOR_EXPERIMENTAL_REMOVED`; of
+  ``tf.compat.v2.estimator``, :data:`ESTIMATOR_V2_ABSENT` (names TF 1.15 had not there
+  either) and :data:`ESTIMATOR_V2_ONLY` (its v2 forms tf1mem does not provide).
 
 :data:`USAGE` ranks the contrib modules by how often public TF1 code used them;
 docs/CONTRIB.md is generated from this table (:mod:`tf1mem.migrate.inventory`).
@@ -32,7 +34,7 @@ __all__ = [
     "MODULE_ALIASES", "MODULE_PREFIX_ALIASES", "INTERNAL_MODULES", "INTERNAL_PREFIXES",
     "VIRTUAL_ROOTS", "TOP_LEVEL_MODULES", "COMPAT_ESTIMATOR",
     "NOT_IN_COMPAT_V1", "INTERNAL_ALIASES", "ESTIMATOR_REMOVED",
-    "ESTIMATOR_EXPERIMENTAL_REMOVED",
+    "ESTIMATOR_EXPERIMENTAL_REMOVED", "ESTIMATOR_V2_ABSENT", "ESTIMATOR_V2_ONLY",
 ]
 
 # --- tf.contrib ------------------------------------------------------------------------
@@ -701,3 +703,19 @@ ESTIMATOR_EXPERIMENTAL_REMOVED = {
     "linear_logit_fn_builder": "tf.compat.v1.feature_column.linear_model in your own "
                                "model_fn",
 }
+
+# Names TF 1.15.5's tf.compat.v2.estimator did not have at all -> what to use.
+ESTIMATOR_V2_ABSENT = {
+    "inputs": "tf.compat.v1.estimator.inputs (numpy_input_fn, pandas_input_fn), or tf.data",
+    "tpu": "tf.distribute.TPUStrategy with tf.keras",
+}
+
+# Names whose tf.compat.v2.estimator object differed from tf.estimator's in TF 1.15.5,
+# and that tf1mem does not provide in their v2 form (TF1's is tf.compat.v1.estimator's).
+ESTIMATOR_V2_ONLY = frozenset({
+    "BaselineClassifier", "BaselineEstimator", "BaselineRegressor", "DNNClassifier",
+    "DNNEstimator", "DNNLinearCombinedClassifier", "DNNLinearCombinedEstimator",
+    "DNNLinearCombinedRegressor", "DNNRegressor", "LinearClassifier", "LinearEstimator",
+    "LinearRegressor", "classifier_parse_example_spec", "regressor_parse_example_spec",
+    "experimental",
+})

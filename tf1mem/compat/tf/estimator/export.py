@@ -7,26 +7,21 @@ model_fn gets from them), TF 1.15's two builders of such functions (parsing seri
 ships them: ``PredictOutput``, ``ClassificationOutput``, ``RegressionOutput``).
 """
 
-__all__ = ["ServingInputReceiver", "build_parsing_serving_input_receiver_fn",
-           "build_raw_serving_input_receiver_fn", "PredictOutput", "ClassificationOutput",
-           "RegressionOutput", "ExportOutput"]
+from tf1mem import _lazy
+from tf1mem.compat import errors
 
 _OUTPUTS = ("PredictOutput", "ClassificationOutput", "RegressionOutput", "ExportOutput")
 
-
-def __getattr__(name):
-    if name in _OUTPUTS:
-        from tensorflow.python.saved_model.model_utils import export_output
-
-        return getattr(export_output, name)
-    if name.startswith("__"):
-        raise AttributeError(name)
-    from tf1mem.compat import errors as removed
-
-    raise removed.RemovedAttributeError(removed.removed_message(
-        f"tf.estimator.export.{name}",
-        "tf.estimator.export.ServingInputReceiver with build_parsing_serving_input_receiver_fn "
-        "or build_raw_serving_input_receiver_fn"))
+# The export outputs are TF 2.21's own, on first use; every other TF1 name of
+# tf.estimator.export raises, naming the receivers.
+__getattr__, __dir__, _LAZY = _lazy.attach(__name__, {
+    name: "tensorflow.python.saved_model.model_utils.export_output" for name in _OUTPUTS
+}, fallback=errors.removed_names(
+    "tf.estimator.export", __name__, {},
+    default="tf.estimator.export.ServingInputReceiver with "
+            "build_parsing_serving_input_receiver_fn or build_raw_serving_input_receiver_fn"))
+__all__ = ["ServingInputReceiver", "build_parsing_serving_input_receiver_fn",
+           "build_raw_serving_input_receiver_fn", *_OUTPUTS]
 
 
 def _as_dict(value, default_key, what):
