@@ -22,6 +22,7 @@ import threading
 import types
 
 import tensorflow as tf
+import tensorflow.compat.v1 as v1
 from tensorflow.python.eager import context
 from tensorflow.python.framework import test_util
 from tensorflow.python.ops import resource_variable_ops, variable_scope
@@ -39,7 +40,6 @@ __all__ = [
     "ASYNC", "run_test_in_graph_and_eager_modes", "run_all_tests_in_graph_and_eager_modes",
 ]
 
-v1 = tf.compat.v1
 _LOCK = threading.RLock()
 
 

@@ -15,6 +15,7 @@ TensorFlow at its top (it is loaded only after TensorFlow).
 """
 
 import tensorflow as tf
+import tensorflow.compat.v1 as v1
 from tensorflow.python.ops import gen_training_ops
 from tensorflow.python.training import adam, momentum, optimizer as optimizer_lib
 
@@ -32,9 +33,6 @@ __all__ = [
     "ScipyOptimizerInterface",
     "AdaMaxOptimizer",
 ]
-
-
-v1 = tf.compat.v1
 
 
 class SwappingSaverError(errors.ShimError, RuntimeError):

@@ -32,6 +32,7 @@ import operator
 import os
 
 import tensorflow as tf
+import tensorflow.compat.v1 as v1
 
 __all__ = ["make_early_stopping_hook", "stop_if_higher_hook", "stop_if_lower_hook",
            "stop_if_no_decrease_hook", "stop_if_no_increase_hook", "read_eval_metrics"]
@@ -39,8 +40,6 @@ __all__ = ["make_early_stopping_hook", "stop_if_higher_hook", "stop_if_lower_hoo
 
 _EVENT_FILES = "events.out.tfevents.*"
 _STOP_SCOPE = "signal_early_stopping"
-
-v1 = tf.compat.v1
 
 
 def _log(msg, *args):

@@ -21,6 +21,7 @@ bijectors it does not write raise, naming TensorFlow Probability's.
 import math
 
 import tensorflow as tf
+from tensorflow import linalg
 from tensorflow.python.ops.distributions import bijector_impl, identity_bijector
 from tensorflow.python.ops.distributions import distribution as dist_base
 from tensorflow.python.ops.distributions import util
@@ -33,7 +34,6 @@ __all__ = ["Bijector", "Identity", "Exp", "AffineScalar", "Affine", "Softplus", 
 
 Bijector = bijector_impl.Bijector
 Identity = identity_bijector.Identity
-linalg = tf.linalg
 
 
 class Exp(Bijector):

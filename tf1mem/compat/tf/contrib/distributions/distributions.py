@@ -46,6 +46,9 @@ import math
 
 import numpy as np
 import tensorflow as tf
+import tensorflow.compat.v1 as v1
+from tensorflow import linalg
+from tensorflow.compat.v1 import distributions as ds
 from tensorflow.python.ops.distributions import distribution as dist_base
 from tensorflow.python.ops.distributions import kullback_leibler, util
 
@@ -57,10 +60,6 @@ __all__ = [
     "NormalWithSoftplusScale", "LaplaceWithSoftplusScale", "ExponentialWithSoftplusRate",
     "GammaWithSoftplusConcentrationRate", "BetaWithSoftplusConcentration", "percentile"]
 
-
-v1 = tf.compat.v1
-ds = v1.distributions
-linalg = tf.linalg
 
 _INTERPOLATIONS = ("nearest", "lower", "higher")
 
