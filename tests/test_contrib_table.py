@@ -48,6 +48,48 @@ def test_removed_message_names_the_replacement():
     assert "Use instead: tf.keras.optimizers" in msg
 
 
+def test_removed_names_raises_the_tables_replacement_and_attach_falls_back_to_it():
+    import sys
+    import types
+
+    from tf1mem import _lazy
+
+    getattr_ = compat_errors.removed_names("tf.contrib.learn.io", "m")
+    with pytest.raises(compat_errors.RemovedAttributeError,
+                       match=r"^tf\.contrib\.learn\.io\.read_batch_examples was removed .* "
+                             r"Use instead: tf\.data\.TFRecordDataset"):
+        getattr_("read_batch_examples")
+    with pytest.raises(AttributeError, match=r"^module 'm' has no attribute 'nope'$") as info:
+        getattr_("nope")
+    assert type(info.value) is AttributeError
+    every = compat_errors.removed_names("tf.x", "m", {"a": "b"}, default="c",
+                                        unknown="no {name!r} here")
+    with pytest.raises(compat_errors.RemovedAttributeError, match=r"tf\.x\.a .* Use instead: b\."):
+        every("a")
+    with pytest.raises(compat_errors.RemovedAttributeError, match=r"tf\.x\.z .* Use instead: c\."):
+        every("z")
+    with pytest.raises(AttributeError, match=r"^no '__wrapped__' here$"):
+        every("__wrapped__")  # dunders are never "removed"
+    with pytest.raises(ValueError, match="not below tf.contrib"):
+        compat_errors.removed_names("tf.x", "m")
+
+    module = types.ModuleType("tf1mem_probe_lazy")
+    sys.modules[module.__name__] = module
+    try:
+        module.__getattr__, module.__dir__, module.__all__ = _lazy.attach(
+            module.__name__, {"join": "os.path"}, fallback=getattr_)
+        import os.path
+
+        assert module.join is os.path.join and "join" in vars(module)  # cached
+        with pytest.raises(compat_errors.RemovedAttributeError, match="read_batch_examples"):
+            module.read_batch_examples  # noqa: B018
+        module.__getattr__, _, _ = _lazy.attach(module.__name__, {}, fallback=lambda name: None)
+        with pytest.raises(AttributeError, match="has no attribute 'x'"):
+            module.x  # noqa: B018  (a fallback that returns still ends in AttributeError)
+    finally:
+        del sys.modules[module.__name__]
+
+
 @pytest.mark.slow
 def test_dir_of_a_composite_module_lists_every_provided_name(tmp_path):
     """dir(tf.contrib.rnn) lists what TF 1.15's did, not only the names used so far; a name
