@@ -200,6 +200,82 @@ def test_the_top_level_check_finds_a_top_level_import(tmp_path):
     assert _top_level_heavy_imports(probe) == ["tensorflow"]
 
 
+# A re-implementation defines its classes at its top (it imports TensorFlow there): no
+# function that builds them on first use, no hand-written module __getattr__.
+_BUILDER = re.compile(r"^(_\w*classes|symbols|lazy_classes|_build(_\w+)?)$")
+_GETATTR_FACTORIES = ("attach", "removed_names")  # tf1mem._lazy / tf1mem.compat.errors
+
+
+def _lazy_violations(path):
+    """What in a file is not the one lazy mechanism: a module-level class-building
+    function (``_classes``, ``_build``, ``symbols``, ``lazy_classes`` ...) or ``def
+    __getattr__``, or a ``__getattr__`` (of the module or of a module object it builds)
+    assigned from anything but ``_lazy.attach(...)`` / ``errors.removed_names(...)``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in tree.body:  # module-level functions (a method may well be _build)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                _BUILDER.match(node.name) or node.name == "__getattr__"):
+            found.append(f"line {node.lineno}: def {node.name}")
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign):
+            continue
+        targets = [t for target in node.targets
+                   for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+        if not any(getattr(t, "id", getattr(t, "attr", None)) == "__getattr__" for t in targets):
+            continue
+        call = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+        factory = getattr(getattr(call, "func", None), "attr", None) \
+            if isinstance(call, ast.Call) else None
+        if factory not in _GETATTR_FACTORIES or any(isinstance(t, ast.Attribute)
+                                                    for t in targets):
+            found.append(f"line {node.lineno}: __getattr__ = {ast.unparse(node.value)[:60]}")
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES
+                                  if _module_name(p).startswith("tf1mem.compat.tf")],
+                         ids=lambda p: _module_name(p))
+def test_re_implementations_use_the_one_lazy_mechanism(path):
+    """Classes at the module's top; lazy names through tf1mem._lazy.attach, removed TF1
+    names through tf1mem.compat.errors.removed_names (docs/ARCHITECTURE.md)."""
+    assert _lazy_violations(path) == [], (
+        f"{_module_name(path)}: {_lazy_violations(path)}; define the classes at the top "
+        f"(the module may import TensorFlow there) and use _lazy.attach / "
+        f"errors.removed_names for the module's __getattr__")
+
+
+def test_the_lazy_mechanism_check_finds_builders_and_hand_written_getattr(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import types\n"
+        "from tf1mem import _lazy\n"
+        "from tf1mem.compat import errors\n"
+        "def _classes():\n    class A: pass\n    return {'A': A}\n"
+        "def symbols():\n    return _classes()\n"
+        "def _build_cells():\n    pass\n"
+        "def __getattr__(name):\n    return _classes()[name]\n"
+        "__getattr__ = lambda name: None\n"
+        "module = types.ModuleType('m')\n"
+        "module.__getattr__ = errors.removed_names('tf.contrib.x', 'm')\n"
+        "class Fine:\n    def __getattr__(self, name):\n        raise AttributeError(name)\n"
+        "    def _build(self):\n        pass\n")
+    assert [v.split(": ", 1)[1] for v in _lazy_violations(probe)] == [
+        "def _classes", "def symbols", "def _build_cells", "def __getattr__",
+        "__getattr__ = lambda name: None",
+        "__getattr__ = errors.removed_names('tf.contrib.x', 'm')"]
+    probe.write_text(
+        "from tf1mem import _lazy\n"
+        "from tf1mem.compat import errors\n"
+        "__getattr__, __dir__, __all__ = _lazy.attach(__name__, {'x': '.y'},\n"
+        "    fallback=errors.removed_names('tf.contrib.x', __name__))\n")
+    assert _lazy_violations(probe) == []
+    probe.write_text("from tf1mem.compat import errors\n"
+                     "__getattr__ = errors.removed_names('tf.contrib.x', __name__)\n"
+                     "__getattr__ = _lazy.attach(__name__, {'x': 'os:sep'})[0]\n")
+    assert _lazy_violations(probe) == []
+
+
 def test_doors_commands_and_runtime_load_without_tensorflow():
     modules = ["tf1mem", "tf1mem.v1", "tf1mem.compat", "tf1mem.compat.table",
                "tf1mem.compat.errors", "tf1mem.run", "tf1mem.train", "tf1mem.cluster",

@@ -33,6 +33,8 @@ import threading
 
 import tensorflow as _tf
 
+from tf1mem import _lazy
+
 __all__ = ["FLAGS", "LegacyFlagValues", "LIBRARY_MODULES"]
 
 _REAL = _tf.compat.v1.flags  # TF 2.21's absl router; its FLAGS wraps absl's FlagValues
@@ -158,9 +160,9 @@ setattr(LegacyFlagValues, "__flags", property(LegacyFlagValues._tf14_flags,
 FLAGS = LegacyFlagValues(_REAL.FLAGS)
 
 
-def __getattr__(name):
-    """Every other name is TF 2.21's ``tf.compat.v1.flags`` (absl's DEFINE_*, ...)."""
-    return getattr(_REAL, name)
+# Every other name is TF 2.21's ``tf.compat.v1.flags`` (absl's DEFINE_*, ...).
+__getattr__ = _lazy.attach(__name__, {name: f"tensorflow:compat.v1.flags.{name}"
+                                      for name in dir(_REAL) if not name.startswith("__")})[0]
 
 
 def __dir__():
