@@ -9,7 +9,7 @@ from tests import _subproc
 from tf1mem.data import fetch
 
 # Vendored legacy code that runs only under tf1mem or TF 1.15.5, from a copy
-# (tests/test_legacy_suites.py, tests/test_notebooks.py): not tf1mem's own tests.
+# (tests/commands/test_legacy_suites.py, tests/commands/test_notebooks.py): not tf1mem's own tests.
 collect_ignore = ["legacy_suites", "legacy_notebooks"]
 
 

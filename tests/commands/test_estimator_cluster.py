@@ -26,7 +26,7 @@ from tf1mem.distributed import servers
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 
-SCRIPT = Path(__file__).resolve().parent / "cluster_scripts" / "estimator_tf_config.py"
+SCRIPT = Path(__file__).resolve().parents[1] / "cluster_scripts" / "estimator_tf_config.py"
 TIMEOUT_S = 240
 
 

@@ -269,7 +269,7 @@ def test_get_seed_delegates_to_imported_tensorflow(monkeypatch):
 
 def test_import_is_cheap_and_does_not_import_tensorflow():
     code = "import sys, tf1mem.data.input_data, tf1mem.data.fetch; assert 'tensorflow' not in sys.modules; assert 'tqdm' not in sys.modules"
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ import pytest
 from tests import _subproc
 from tf1mem.compat.tf.estimator import inputs, run_config
 
-FIXTURE = Path(__file__).resolve().parent / "estimator_tf115"
+FIXTURE = Path(__file__).resolve().parents[1] / "estimator_tf115"
 
 
 # -- RunConfig ---------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 
 from tests import _subproc
 
-CORPUS = Path(__file__).resolve().parent / "legacy_corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "legacy_corpus"
 
 _OOM_SCRIPT = """
 import numpy as np

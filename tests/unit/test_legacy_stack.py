@@ -15,7 +15,7 @@ import pytest
 
 from tests import _subproc
 
-HERE = Path(__file__).resolve().parent / "legacy_stack"
+HERE = Path(__file__).resolve().parents[1] / "legacy_stack"
 sys.path.insert(0, str(HERE))
 import cases  # noqa: E402  (tests/legacy_stack/cases.py)
 

@@ -58,7 +58,7 @@ def test_a_gigabyte_bomb_in_train_dir_is_moved_aside_within_a_memory_cap(tmp_pat
         import resource, sys
         resource.setrlimit(resource.RLIMIT_AS, (900 << 20, 900 << 20))
         sys.path.insert(0, {str(_subproc.REPO)!r})
-        from tests.test_loader_hostile import _load
+        from tests.unit.test_loader_hostile import _load
         from tf1mem.errors import Error
         try:
             _load({str(folder)!r})
@@ -186,7 +186,7 @@ def test_seeded_fuzz_no_raw_traceback_no_wrong_data_memory_bounded(tmp_path):
         resource.setrlimit(resource.RLIMIT_AS, (900 << 20, 900 << 20))
         sys.path.insert(0, {str(_subproc.REPO)!r})
         import numpy
-        from tests.test_loader_hostile import _load
+        from tests.unit.test_loader_hostile import _load
         from tf1mem.errors import Error
         pristine, blobs, work = Path({str(pristine)!r}), Path({str(blobs)!r}), Path({str(tmp_path / "work")!r})
         index = json.loads({json.dumps(json.dumps(index))})

@@ -20,7 +20,7 @@ from tests._corpus_check import check as _check
 
 pytestmark = pytest.mark.slow
 
-CORPUS = Path(__file__).resolve().parent / "legacy_corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "legacy_corpus"
 TIMEOUT_S = 120
 
 

@@ -19,7 +19,7 @@ from tests._corpus_check import check
 
 pytestmark = [pytest.mark.slow, pytest.mark.libraries]
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "legacy_corpus" / "libraries"
 TIMEOUT_S = 600
 DOC = REPO / "docs" / "LIBRARIES.md"

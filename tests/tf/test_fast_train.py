@@ -225,7 +225,7 @@ import sys
 import tensorflow as tf
 from tf1mem import training
 from tf1mem.data import input_data
-from tests.test_fast_train import _NoBar
+from tests.tf.test_fast_train import _NoBar
 for batch in (1000, 5000):
     opts = training.TrainOptions(data_dir=sys.argv[1], seed=0, steps=30, progress=False,
                                  batch_size=batch)

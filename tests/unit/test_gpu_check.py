@@ -71,7 +71,7 @@ def test_the_fit_check_reads_an_answer_confirmed_under_the_cap(monkeypatch, tmp_
                                                                capsys):
     # gpu_check passes when fit started from the sweep and confirmed under the cap; the
     # line it looks for is fit's own (here fit runs on a fake GPU whose peak is linear).
-    from tests.test_memory_command import FIT_MLP, _LinearDevice, _sweep_csv
+    from tests.unit.test_memory_command import FIT_MLP, _LinearDevice, _sweep_csv
     from tf1mem import memory as memory_cmd
     from tf1mem.observe import sweep
 

@@ -9,7 +9,7 @@ from tf1mem.compat import errors as compat_errors
 from tf1mem.migrate import inventory
 from tf1mem.compat import table
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "CONTRIB.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "CONTRIB.md"
 
 
 def test_docs_table_is_generated_from_the_table():

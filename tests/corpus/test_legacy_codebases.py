@@ -10,7 +10,7 @@ import pytest
 
 from tests import _subproc
 
-HERE = Path(__file__).resolve().parent / "legacy_codebases"
+HERE = Path(__file__).resolve().parents[1] / "legacy_codebases"
 _STEP = re.compile(r": step (\d+), loss (\S+), acc (\S+)$", re.M)
 
 

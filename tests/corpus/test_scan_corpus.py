@@ -1,7 +1,7 @@
 """The scanner's per-file verdict agrees with running each tests/legacy_corpus script.
 
 ``expected.py`` records what each script really does under ``python -m tf1mem.run``
-(checked by tests/test_legacy_corpus.py on every run): a script that stops on a removed
+(checked by tests/corpus/test_legacy_corpus.py on every run): a script that stops on a removed
 API has an ``error`` expectation matching "removed". The scanner must say "will stop"
 for exactly those, and "runs under tf1mem.run" for every other. A few scripts are run
 for real here too, checking the line the scanner names against the traceback.
@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests._subproc import REPO, describe, run
-from tests.test_legacy_corpus import CASES, CORPUS, SCRIPTS
+from tests.corpus.test_legacy_corpus import CASES, CORPUS, SCRIPTS
 
 pytestmark = pytest.mark.slow
 

@@ -1,6 +1,6 @@
 """Another tool's loader (pytest's assertion rewriter) gives user modules the TF1 API too.
 
-The end-to-end proof is tests/test_legacy_suites.py (a suite under ``python -m
+The end-to-end proof is tests/commands/test_legacy_suites.py (a suite under ``python -m
 tf1mem.run -m pytest`` with rewriting on); here: the wrapping is put in whether the
 tool is imported before or after the install, reaches user files only, and is undone
 exactly.
