@@ -5,6 +5,9 @@ the densities and KL divergences against NumPy's formulas on random parameters (
 against full scales, broadcasting a batch of points), samples' moments, gradients through
 a reparameterised sample, the seeded MixtureSameFamily (TF 1.15 ignored its seed), and the
 refusals: each names the value and what to do.
+
+The tests here: the commands in subprocesses; the rest:
+tests/unit/test_contrib_distributions.py.
 """
 
 import json
@@ -14,15 +17,6 @@ import numpy as np
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import table
-
-
-def test_distributions_is_provided_and_its_gaps_name_tfp():
-    assert "distributions" in table.CONTRIB_MODULES
-    assert "distributions" not in table.REMOVED_CONTRIB
-    assert "distributions.bijectors" not in table.REMOVED_SYMBOLS
-    assert "tfp.distributions.Independent" in table.REMOVED_SYMBOLS[
-        "distributions.Independent"]
 
 
 CASES = r'''

@@ -1,6 +1,10 @@
 """tf.contrib.resampler and tf.contrib.image.dense_image_warp under tf1mem (the corpus
 script ``contrib_resampler.py`` holds TF 1.15.5's values and gradients): provided, and
-their refusals name the value and what to give."""
+their refusals name the value and what to give.
+
+The tests here: the commands in subprocesses; the rest:
+tests/unit/test_contrib_sampling.py.
+"""
 
 import json
 import textwrap
@@ -8,13 +12,6 @@ import textwrap
 import pytest
 
 from tests import _subproc
-from tf1mem.compat import table
-
-
-def test_resampler_and_dense_image_warp_are_provided_not_removed():
-    assert "resampler" in table.CONTRIB_MODULES and "resampler" not in table.REMOVED_CONTRIB
-    assert "image.dense_image_warp" not in table.REMOVED_SYMBOLS
-    assert "image.sparse_image_warp" in table.REMOVED_SYMBOLS  # still not provided
 
 
 _REFUSALS = textwrap.dedent("""

@@ -5,24 +5,17 @@ receivers TF 1.15 offered, and serves the exports with ``saved_model_cli`` (TF 2
 tool, in a subprocess): the signatures are TF 1.15's ('serving_default', 'classification',
 'predict') and the served predictions equal ``Estimator.predict``'s, and so do tf.contrib.predictor's
 (from_saved_model and from_estimator).
+
+The tests here: the commands in subprocesses; the rest: tests/tf/test_estimator_export.py.
 """
 
 import json
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tests import _subproc
-from tf1mem.compat.tf.estimator import export
-
-
-def test_serving_receivers_check_their_inputs():
-    with pytest.raises(ValueError, match="feature_spec"):
-        export.build_parsing_serving_input_receiver_fn({})
-    with pytest.raises(ValueError, match="features must be given"):
-        export.ServingInputReceiver(None, {})
 
 
 EXPORT = r'''

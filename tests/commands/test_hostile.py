@@ -1,6 +1,8 @@
 """Hostile and careless input: each case reproduced, with what tf1mem now does.
 
 docs/SECURITY.md lists these cases in a table; each row names its test here.
+
+The tests here: the commands in subprocesses; the rest: tests/unit/test_hostile.py.
 """
 
 import json
@@ -9,13 +11,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 
 import pytest
 
 from tests import _mnist_fixtures, _subproc
 from tf1mem import errors
-from tf1mem.distributed import servers
 
 CLUSTER = ["-m", "tf1mem.cluster"]
 
@@ -44,13 +44,6 @@ def test_tf_config_ports_are_checked_too(tmp_path):
     proc = _subproc.run(CLUSTER, cwd=tmp_path, env={"TF_CONFIG": json.dumps(tf_config)},
                         check_rc=errors.EXIT_USAGE, timeout=60)
     assert "TF_CONFIG: '127.0.0.1:70000' is not a valid task address" in proc.stderr
-
-
-def test_permission_denied_is_not_reported_as_in_use():
-    text = servers.port_problem(80, "Permission denied")
-    assert "cannot be opened by this user (Permission denied)" in text
-    assert "ports below 1024 need privileges" in text and "in use" not in text
-    assert "already in use" in servers.port_problem(5000, "Address already in use")
 
 
 # ------------------------------------------------------------ run folders, NaN

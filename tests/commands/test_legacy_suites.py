@@ -8,15 +8,15 @@ with fixtures from a root ``conftest.py`` and bare ``assert``s). Each test here 
 the suite from a copy, with pytest's default assertion rewriting, and compares every
 test's outcome with what TF 1.15.5's own pytest gave (``oracle_tf115.json``,
 recorded by ``python -m tests._legacy_suite --record /work/oracle/bin/python``).
+
+The tests here: the commands in subprocesses; the rest: tests/unit/test_legacy_suites.py.
 """
 
-import configparser
 import re
 
 import pytest
 
 from tests import _legacy_suite as suites
-from tests import _subproc
 
 SUITE = "minilearn"
 ORACLE = suites.load_oracle()[SUITE]
@@ -37,13 +37,6 @@ def _rewritten(suite):
 def _assert_matches_oracle(proc, got):
     assert got == ORACLE["suite"]["outcomes"], suites.describe(proc)
     assert proc.returncode == ORACLE["suite"]["exit_code"], suites.describe(proc)
-
-
-def test_the_oracle_record_covers_every_test_file_of_the_suite():
-    files = {p.stem for p in (suites.SUITES / SUITE / "tests").glob("test_*.py")}
-    recorded = {key.split("::")[0].split(".")[1] for key in ORACLE["suite"]["outcomes"]}
-    assert recorded == files, "re-record: python -m tests._legacy_suite --record PYTHON"
-    assert ORACLE["tensorflow"] == "1.15.5"
 
 
 @pytest.mark.slow
@@ -84,16 +77,6 @@ def test_without_the_plugin_pytest_is_unchanged(suite):
     assert HEADER not in proc.stdout
     assert "module 'tensorflow' has no attribute 'placeholder'" in proc.stdout
     assert got["tests.test_ops.GraphOpsTest::testPlaceholderFeed"] == "failed"
-
-
-def test_no_pytest11_entry_point_is_registered():
-    """pytest loads the plugin only where asked (-p or a repository's addopts)."""
-    cfg = configparser.ConfigParser()
-    cfg.read(_subproc.REPO / "setup.cfg", encoding="utf-8")
-    points = cfg.get("options.entry_points", "pytest11", fallback="")
-    assert "tf1mem" not in points
-    pyproject = (_subproc.REPO / "pyproject.toml").read_text(encoding="utf-8")
-    assert "pytest11" not in pyproject
 
 
 @pytest.mark.slow

@@ -6,9 +6,10 @@ and ``Out[n]`` results) in a real Jupyter kernel (ipykernel, driven by nbclient)
 a copy, and compare each code cell's stdout and result with what TF 1.15.5 gave for
 the same code (``oracle_tf115.json``, recorded by ``python -m tests._legacy_notebook
 --record /work/oracle/bin/python``).
+
+The tests here: the commands in subprocesses; the rest: tests/unit/test_notebooks.py.
 """
 
-import configparser
 import json
 import textwrap
 
@@ -16,8 +17,6 @@ import pytest
 
 from tests import _legacy_notebook as notebooks
 from tests import _subproc
-from tf1mem import errors, run
-from tf1mem.compat.runtime import notebook
 
 ORACLE = notebooks.load_oracle()
 TUTORIAL = "getting_started.ipynb"
@@ -152,24 +151,6 @@ def test_load_ext_survives_reset_and_run_and_unloads_exactly(tmp_path):
     assert "tf_before still name(s) TensorFlow 2's module" in proc.stderr
 
 
-def test_executed_copy_is_written_beside_the_notebook(tmp_path):
-    assert notebook.executed_path(str(tmp_path / "a.ipynb")) == str(tmp_path / "a.tf1mem.ipynb")
-    assert notebook.executed_path(str(tmp_path / "b.tf1mem.ipynb")) == \
-        str(tmp_path / "b.tf1mem.tf1mem.ipynb")
-
-
-def test_the_kernel_gets_the_runner_options_with_absolute_report_paths(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    nb = _copy(TUTORIAL, tmp_path)
-    opts = run.parse_args(["--seed", "3", "--placement-report", "p.csv",
-                           "--memory-report=m.json", nb.name])
-    assert opts.notebook
-    assert opts.runner_args == ("--seed", "3", "--placement-report", str(tmp_path / "p.csv"),
-                                f"--memory-report={tmp_path / 'm.json'}")
-    assert notebook.kernel_command(["py", "-m", "tf1mem.run", *opts.runner_args])[-4:] == \
-        ["-m", "ipykernel_launcher", "-f", "{connection_file}"]
-
-
 def test_a_notebook_takes_no_arguments(tmp_path):
     nb = _copy(TUTORIAL, tmp_path)
     proc = _subproc.run(["-m", "tf1mem.run", nb, "--flag"], cwd=tmp_path, check_rc=2)
@@ -187,18 +168,6 @@ def test_a_file_that_is_no_notebook_is_a_usage_error(tmp_path):
                                                              "display_name": "R"}}}))
     proc = _subproc.run(["-m", "tf1mem.run", other], cwd=tmp_path, check_rc=2)
     assert "is a R notebook: tf1mem.run runs Python notebooks only" in proc.stderr
-
-
-def test_missing_jupyter_names_the_extra_that_installs_it(monkeypatch):
-    monkeypatch.setitem(__import__("sys").modules, "nbclient", None)
-    with pytest.raises(errors.UsageError, match=r"pip install 'tf1mem\[notebook\]'"):
-        notebook.run_notebook("x.ipynb", ["python", "-m", "tf1mem.run"])
-    cfg = configparser.ConfigParser()
-    cfg.read(_subproc.REPO / "setup.cfg", encoding="utf-8")
-    extra = cfg.get("options.extras_require", "notebook")
-    assert "nbclient" in extra and "ipykernel" in extra
-    test_extra = cfg.get("options.extras_require", "test")
-    assert "nbclient" in test_extra and "ipykernel" in test_extra
 
 
 def test_a_kernel_that_does_not_start_is_one_clear_failure(tmp_path):

@@ -3,6 +3,8 @@
 
 The fixture tree is written by the tests from compat/table.py (names picked
 from it at test time), so the expected counts follow the table as it grows.
+
+The tests here: the commands in subprocesses; the rest: tests/unit/test_scan.py.
 """
 
 import json
@@ -15,7 +17,6 @@ import pytest
 
 import tf1mem
 from tests._subproc import describe, run
-from tf1mem import scan
 from tf1mem.compat import errors as compat_errors
 from tf1mem.compat import table
 from tf1mem.migrate import knowledge
@@ -227,10 +228,6 @@ def test_usage_errors_name_the_value(tmp_path):
     assert "tf1mem.scan: error: " in proc.stderr and "missing.py: no such file" in proc.stderr
     proc = run(["-m", "tf1mem.scan", "--fail-on", "bogus", str(tmp_path)], timeout=60)
     assert proc.returncode == 2 and "bogus" in proc.stderr
-
-
-def test_fail_on_choices_are_the_categories():
-    assert set(scan.FAIL_ON) == set(knowledge.CATEGORIES) | {"stops"}
 
 
 @pytest.mark.parametrize("where", ["same", "inside", "nonempty"])

@@ -2,11 +2,12 @@
 
 Each case runs in its own interpreter: the shim changes process-wide state
 (TF 2 behaviour, builtins.__import__), which must not leak into other tests.
+
+The tests here: the commands in subprocesses; the rest: tests/unit/test_shim.py.
 """
 
 import json
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -254,14 +255,3 @@ def test_a_lazy_install_imports_nothing_and_undoes_cleanly_before_tensorflow(tmp
     proc = _subproc.run(["-c", code], cwd=tmp_path, check_rc=0)
     assert proc.stdout.split() == ["False", "1", "True", "False", "ShimError", "True"], \
         _subproc.describe(proc)
-
-
-def test_tf1mem_itself_is_library_code_and_its_checkouts_other_files_are_the_users():
-    """Only the tf1mem package counts as library code, not the folder around it: a
-    script's helper module in a checkout (tests/rnn_grid_tf115/model.py) is user code."""
-    from tf1mem.compat.runtime import usercode
-
-    package = Path(usercode.__file__).resolve().parents[2]
-    assert package.name == "tf1mem"
-    assert not usercode.is_user_file(str(package / "compat" / "table.py"))
-    assert usercode.is_user_file(str(package.parent / "tests" / "rnn_grid_tf115" / "model.py"))

@@ -2,9 +2,11 @@
 and ``tf.nest`` give TF 1.15.5's results and errors on the edge cases of
 ``tests/nest_tf115/battery.py`` (recorded by the oracle in ``expected.json``), and the real
 ``tensorflow.python.util.nest`` that libraries see is never changed.
+
+The tests here: the commands in subprocesses; the rest: tests/tf/test_tf1_nest.py,
+tests/unit/test_tf1_nest.py.
 """
 
-import importlib.util
 import json
 import textwrap
 
@@ -18,41 +20,9 @@ EXPECTED = json.loads((FIXTURE / "expected.json").read_text())
 TF_NEST = ("assert_same_structure", "flatten", "is_nested", "map_structure", "pack_sequence_as")
 
 
-def _battery():
-    spec = importlib.util.spec_from_file_location("battery", FIXTURE / "battery.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _differences(got, want):
     return [f"{case}:\n  TF 1.15.5: {json.dumps(want[case])}\n  tf1mem:    "
             f"{json.dumps(got.get(case))}" for case in want if got.get(case) != want[case]]
-
-
-def test_the_oracle_recorded_the_battery():
-    assert EXPECTED["tensorflow"] == "1.15.5" and EXPECTED["python"] == "3.7"
-    assert len(EXPECTED["results"]) > 250
-    # A few facts of TF 1.15.5 the comparison rests on (not all cases agree by chance).
-    results = EXPECTED["results"]
-    assert results["flatten/dict"] == {"list": [2, 1, 4, 3]}  # keys sorted, nested too
-    assert results["flatten/ordered"] == {"list": [2, 1]}  # OrderedDict sorted as well
-    assert results["flatten/range"] == {"list": [0, 1, 2]}  # a range is a sequence
-    assert results["is_sequence/str"] is False and results["flatten/none"] == {"list": [None]}
-    assert results["flatten/bad_keys"]["raises"] == "TypeError"
-
-
-def test_tf1mem_nest_gives_tf115_results_on_every_case():
-    import tensorflow as tf
-
-    from tf1mem.compat.tf.python.util import nest
-
-    got = json.loads(json.dumps(_battery().run(nest, tf)))
-    problems = _differences(got, EXPECTED["results"])
-    assert not problems, "\n".join(problems)
-    # TF 1.15.5's whole public nest, nothing more
-    assert sorted(n for n in dir(nest) if not n.startswith("_")) == sorted(nest.__all__) \
-        == EXPECTED["public"]
 
 
 USER_SCRIPT = textwrap.dedent(r'''

@@ -1,4 +1,7 @@
-"""The article's example 2 (two in-process gRPC tasks) through ``tf1mem.train``."""
+"""The article's example 2 (two in-process gRPC tasks) through ``tf1mem.train``.
+
+The tests here: the commands in subprocesses; the rest: tests/tf/test_two_task.py.
+"""
 
 import re
 import socket
@@ -6,8 +9,6 @@ import socket
 import pytest
 
 from tests._subproc import describe, run
-from tf1mem import config
-from tf1mem.distributed import two_task
 
 
 @pytest.fixture
@@ -43,14 +44,3 @@ def test_two_task_port_in_use_is_a_cluster_error(mnist_dir):
                     "--port-base", port], timeout=60)
     assert proc.returncode == 4, describe(proc)
     assert str(port) in proc.stderr and "--port-base 0" in proc.stderr, describe(proc)
-
-
-@pytest.mark.parametrize("options, growth, logged", [
-    (None, False, True),
-    (config.SessionOptions(allow_growth=True), True, True),
-    (config.SessionOptions(log_device_placement=False), False, False),
-])
-def test_session_options_apply_over_the_articles_config(options, growth, logged):
-    got = two_task._session_config(two_task.TwoTaskOptions(session_options=options))
-    assert got.gpu_options.allow_growth is growth
-    assert got.log_device_placement is logged

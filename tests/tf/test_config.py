@@ -1,8 +1,11 @@
-"""Fast in-process tests of tf1mem.config: build, validate, env, merge, warn, describe."""
+"""Fast in-process tests of tf1mem.config: build, validate, env, merge, warn, describe.
+
+The tests here: TensorFlow in the test process; the rest: tests/commands/test_config.py,
+tests/unit/test_config.py.
+"""
 
 import argparse
 import math
-import subprocess
 import sys
 import types
 import warnings
@@ -502,28 +505,6 @@ def test_eager_devices_initialized_probe(monkeypatch, module, expected):
     assert cfg.eager_devices_initialized() is expected
 
 
-@pytest.mark.slow  # a child process that imports TensorFlow: about 4 s
-def test_real_probe_and_gpu_query_do_not_create_devices():
-    # In a child process, so this process's eager state is not touched.
-    code = (
-        "import tensorflow as tf\n"
-        "from tf1mem import config as c\n"
-        "assert c.eager_devices_initialized() is False\n"
-        "c.gpu_available()\n"
-        "assert c.eager_devices_initialized() is False\n"
-        "tf.constant(1) + 1\n"
-        "assert c.eager_devices_initialized() is True\n"
-        "print('ok')\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
-    )
-    assert result.returncode == 0 and "ok" in result.stdout, (
-        f"command: {sys.executable} -c ...\nstdout:\n{result.stdout}\n"
-        f"stderr:\n{result.stderr}"
-    )
-
-
 # ----------------------------------------------------------------- describing
 
 
@@ -632,16 +613,6 @@ def test_add_argparse_flags_checks_parser():
 
 
 # ----------------------------------------------------------------- hygiene
-
-
-def test_import_does_not_import_tensorflow():
-    result = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, tf1mem.config; print('tensorflow' in sys.modules)"],
-        capture_output=True, text=True, timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "False"
 
 
 def test_all_names_exist():

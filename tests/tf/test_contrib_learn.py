@@ -2,81 +2,21 @@
 learn_runner). Their outputs against TF 1.15.5 are the corpus scripts contrib_learn.py and
 contrib_learn_experiment.py; these tests check the edges: bad input, the removed names and
 their replacements, the TF1 import paths, learn_runner's schedule choice and errors (TF
-1.15.5's, measured on the oracle), and how far each Experiment schedule trains."""
+1.15.5's, measured on the oracle), and how far each Experiment schedule trains.
+
+The tests here: TensorFlow in the test process; the rest:
+tests/commands/test_contrib_learn.py, tests/unit/test_contrib_learn.py.
+"""
 
 import json
-import textwrap
 
 import numpy as np
 import pytest
 
-from tests import _subproc
-from tf1mem.compat import errors as compat_errors
-from tf1mem.compat.runtime import composite
-from tf1mem.compat.tf.contrib.learn import (datasets, experiment, export_strategy,
-                                              learn_runner, preprocessing)
+from tf1mem.compat.tf.contrib.learn import experiment, export_strategy, learn_runner
 from tf1mem.compat.tf.contrib.learn.run_config import RunConfig
 from tf1mem.compat.tf.estimator import Estimator
 from tf1mem.compat.tf.estimator import RunConfig as CoreRunConfig
-
-
-def _module():
-    return composite.make_composite("tensorflow.contrib.learn", "learn")
-
-
-def test_removed_learn_names_say_what_replaces_them():
-    learn = _module()
-    with pytest.raises(compat_errors.RemovedAttributeError, match=r"numeric_column"):
-        learn.infer_real_valued_columns_from_input_fn
-    assert learn.monitors.ValidationMonitor.__name__ == "ValidationMonitor"
-    with pytest.raises(compat_errors.RemovedAttributeError, match=r"LoggingTensorHook"):
-        learn.monitors.PrintTensor
-    assert learn.make_export_strategy is export_strategy.make_export_strategy
-    assert learn.ModeKeys.INFER == "infer"
-    assert learn.Experiment is experiment.Experiment
-    assert learn.learn_runner is learn_runner
-    assert learn.RunConfig is RunConfig and issubclass(RunConfig, CoreRunConfig)
-
-
-def test_load_dataset_other_than_mnist_is_a_clear_error():
-    with pytest.raises(datasets.UnknownDatasetError, match=r"load_dataset\('iris'\).*sklearn"):
-        datasets.load_dataset("iris")
-
-
-def test_vocabulary_processor_checks_and_trims():
-    with pytest.raises(ValueError, match="max_document_length must be a positive int; got 0"):
-        preprocessing.VocabularyProcessor(0)
-    vp = preprocessing.VocabularyProcessor(3, min_frequency=1)
-    ids = np.array(list(vp.fit_transform(["b a a", "b c a"])))
-    # a (3 times) then b (2); c (once) is unknown: most frequent first after trimming.
-    assert ids.tolist() == [[2, 1, 1], [2, 0, 1]]
-    vocab = preprocessing.CategoricalVocabulary(support_reverse=False)
-    with pytest.raises(ValueError, match="support_reverse=True"):
-        vocab.reverse(0)
-
-
-def test_tf1_import_paths(tmp_path):
-    script = tmp_path / "imports.py"
-    script.write_text(
-        "from tensorflow.contrib.learn.preprocessing import VocabularyProcessor\n"
-        "from tensorflow.contrib.learn.python.learn.datasets import mnist as m1\n"
-        "import tensorflow.contrib.learn.datasets.mnist as m2\n"
-        "import tensorflow as tf\n"
-        "from tensorflow.contrib.learn import learn_runner as r1\n"
-        "from tensorflow.contrib.learn.python.learn import learn_runner as r2\n"
-        "from tensorflow.contrib.learn.python.learn.experiment import Experiment\n"
-        "from tensorflow.contrib.learn.python.learn.utils import saved_model_export_utils\n"
-        "from tensorflow.contrib.learn.utils import saved_model_export_utils as u2\n"
-        "print(saved_model_export_utils is u2 is tf.contrib.learn.utils."
-        "saved_model_export_utils,\n"
-        "      u2.make_export_strategy is tf.contrib.learn.make_export_strategy)\n"
-        "print(m1 is m2, tf.contrib.learn.datasets.mnist is m2,\n"
-        "      tf.contrib.learn.preprocessing.VocabularyProcessor is VocabularyProcessor)\n"
-        "print(r1 is r2 is tf.contrib.learn.learn_runner, r1.run.__name__,\n"
-        "      Experiment is tf.contrib.learn.Experiment)\n")
-    proc = _subproc.run(["-m", "tf1mem.run", str(script)], cwd=tmp_path, check_rc=0)
-    assert proc.stdout.strip().splitlines()[-3:] == ["True True", "True True True",
-                                                     "True run True"]
 
 
 # -- RunConfig (contrib) --------------------------------------------------------------
@@ -246,105 +186,7 @@ def test_experiment_checks_its_arguments(tmp_path):
     assert exp.reset_export_strategies() == ()
 
 
-def test_make_export_strategy_checks_and_passes_what_export_fn_takes():
-    with pytest.raises(ValueError, match=r"serving_input_fn must be a function.*got 3"):
-        export_strategy.make_export_strategy(3)
-    with pytest.raises(ValueError, match=r"exports_to_keep.*got 0"):
-        export_strategy.make_export_strategy(lambda: None, exports_to_keep=0)
-    seen = []
-
-    def export_fn(estimator, export_dir_base, checkpoint_path, eval_result):
-        seen.append((estimator, export_dir_base, checkpoint_path, eval_result))
-        return b"path"
-
-    strategy = export_strategy.ExportStrategy("mine", export_fn)
-    assert strategy.export("est", "base", "ckpt", {"loss": 1.0}) == b"path"
-    assert seen == [("est", "base", "ckpt", {"loss": 1.0})]
-    keyed = export_strategy.make_export_strategy(lambda: None,
-                                                 default_output_alternative_key="k")
-    with pytest.raises(ValueError, match=r"default_output_alternative_key is not supported "
-                                         r"in core Estimator. Given: k"):
-        keyed.export(None, "base")
-
-
 # -- the schedules, trained (subprocess under the shim) ------------------------------
-
-_SCHEDULES_SCRIPT = """
-import os, tempfile
-import numpy as np
-import tensorflow as tf
-from tensorflow.contrib.learn.python.learn import learn_runner
-
-tf.logging.set_verbosity(tf.logging.ERROR)
-evaluations = []
-
-class Count(tf.train.SessionRunHook):
-    def end(self, session):
-        evaluations.append(int(session.run(tf.train.get_global_step())))
-
-def model_fn(features, labels, mode):
-    w = tf.get_variable('w', [], initializer=tf.zeros_initializer())
-    if mode == tf.estimator.ModeKeys.PREDICT:
-        return tf.estimator.EstimatorSpec(mode, predictions={'y': features['x'] * w})
-    loss = tf.reduce_mean(tf.square(features['x'] * w - labels))
-    train = tf.train.GradientDescentOptimizer(0.001).minimize(loss, tf.train.get_global_step())
-    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train)
-
-x = np.arange(8, dtype=np.float32)
-inp = tf.estimator.inputs.numpy_input_fn({'x': x}, 2 * x, batch_size=4, num_epochs=None,
-                                         shuffle=False)
-
-def run(schedule, save_steps=None, **kw):
-    del evaluations[:]
-    config = tf.contrib.learn.RunConfig(model_dir=tempfile.mkdtemp(),
-                                        save_checkpoints_steps=save_steps)
-    def experiment_fn(run_config, hparams):
-        return tf.contrib.learn.Experiment(tf.estimator.Estimator(model_fn, config=run_config),
-                                           inp, inp, eval_steps=1, eval_hooks=[Count()], **kw)
-    result = learn_runner.run(experiment_fn, run_config=config, schedule=schedule)
-    metrics = result[0] if isinstance(result, tuple) else result
-    step = (metrics.get_variable_value('global_step') if hasattr(metrics, 'model_dir')
-            else metrics['global_step'])
-    servo = os.path.join(config.model_dir, 'export', 'Servo')
-    exports = len(os.listdir(servo)) if os.path.isdir(servo) else 0
-    returned = len(result[1]) if isinstance(result, tuple) else '-'
-    print(schedule, int(step), evaluations, exports, returned)
-
-def serving_input_fn():
-    x = tf.placeholder(tf.float32, [None])
-    return tf.estimator.export.ServingInputReceiver({'x': x}, {'x': x})
-
-strategy = tf.contrib.learn.make_export_strategy(serving_input_fn, exports_to_keep=2)
-
-run('train', train_steps=9, export_strategies=strategy)
-run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=10,
-    export_strategies=[strategy])
-run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=7)
-run('train_and_evaluate', save_steps=5, train_steps=20, min_eval_frequency=0)
-run('local_run', save_steps=5, train_steps=6, export_strategies=[strategy])
-run('continuous_train_and_eval', train_steps=25, export_strategies=[strategy])
-run('test', train_steps=20, export_strategies=[strategy])
-"""
-
-
-@pytest.mark.slow
-def test_schedules_train_to_train_steps_and_evaluate_as_tf115(tmp_path):
-    # Each line's global step and evaluated steps are TF 1.15.5's for the same script.
-    script = tmp_path / "schedules.py"
-    script.write_text(textwrap.dedent(_SCHEDULES_SCRIPT))
-    proc = _subproc.run(["-m", "tf1mem.run", str(script)], cwd=tmp_path, check_rc=0,
-                        env={"TF_CONFIG": ""})
-    # Exports: after the final evaluation only, after each continuous one (2 kept, the
-    # last returned), after test(), none after train().
-    assert proc.stdout.strip().splitlines()[-7:] == [
-        "train 9 [] 0 -",
-        "train_and_evaluate 20 [10, 20] 1 1",
-        "train_and_evaluate 20 [5, 20] 0 0",
-        "train_and_evaluate 20 [20] 0 0",
-        "local_run 6 [6] 1 1",
-        "continuous_train_and_eval 26 [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26] 2 1",
-        "test 1 [] 1 -",  # TF 1.15.5's test() evaluates without eval_hooks
-    ], _subproc.describe(proc)
 
 
 def _csv(tmp_path, text):
@@ -384,19 +226,3 @@ def test_csv_reader_values_and_removed_loaders(tmp_path):
         datasets_base.load_csv_without_header(_csv(tmp_path, "1,2,0\n3,1\n"), int, float)
     with pytest.raises(compat_errors.RemovedAttributeError, match="sklearn.datasets.load_iris"):
         datasets_base.load_iris  # noqa: B018
-
-
-def test_learn_io_input_fns_shuffle_by_default_as_tf1s_contrib(monkeypatch):
-    from tf1mem.compat.tf.contrib.learn import io
-    from tf1mem.compat.tf.estimator import inputs
-
-    seen = {}
-    monkeypatch.setattr(inputs, "numpy_input_fn", lambda **kw: seen.setdefault("np", kw))
-    monkeypatch.setattr(inputs, "pandas_input_fn", lambda **kw: seen.setdefault("pd", kw))
-    io.numpy_input_fn({"x": np.ones(3)}, np.ones(3), 4, num_epochs=7)
-    io.pandas_input_fn("frame", shuffle=False, target_column="y")
-    assert seen["np"]["shuffle"] is True and seen["np"]["batch_size"] == 4 \
-        and seen["np"]["num_epochs"] == 7
-    assert seen["pd"]["shuffle"] is False and seen["pd"]["target_column"] == "y"
-    with pytest.raises(compat_errors.RemovedAttributeError, match="make_batched_features_dataset"):
-        io.read_batch_features  # noqa: B018

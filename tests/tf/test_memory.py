@@ -2,16 +2,15 @@
 
 Each figure is measured on a real traced training step (CPU) and compared with what the
 graph's shapes say those tensors must take; within 10%, as the issue requires.
-"""
 
-import json
+The tests here: TensorFlow in the test process; the rest: tests/commands/test_memory.py,
+tests/unit/test_memory.py.
+"""
 
 import numpy as np
 import pytest
 
-from tests import _subproc
 from tf1mem import models
-from tf1mem.errors import UsageError
 from tf1mem.observe import batch_model, step_memory, text
 
 F32 = 4
@@ -78,50 +77,6 @@ def test_peak_grows_linearly_with_batch(model):
         _within(peak, intercept + slope * b, 0.05)
     per_example = {"softmax": F32 * 31, "mlp": 2 * F32 * 256}[model]
     _within(slope, per_example)
-
-
-def test_parse_bytes_units_and_errors():
-    assert text.parse_bytes("512MiB") == 512 * 2**20
-    assert text.parse_bytes("1.5GB") == 1_500_000_000
-    assert text.parse_bytes("2kib") == 2048
-    assert text.parse_bytes("300000") == 300000
-    for bad in ("", "12 parsecs", "-1MiB", "0", "MiB"):
-        with pytest.raises(UsageError, match=repr(bad).replace("\\", "\\\\")
-                           .replace("(", r"\(").replace(")", r"\)")):
-            text.parse_bytes(bad)
-
-
-def test_fit_and_largest_batch():
-    intercept, slope = batch_model.fit_linear([(100, 1000 + 100 * 50), (300, 1000 + 300 * 50)])
-    assert intercept == pytest.approx(1000) and slope == pytest.approx(50)
-    assert batch_model.largest_batch(intercept, slope, 1000 + 50 * 77 + 49) == 77
-    assert batch_model.largest_batch(intercept, slope, 500) == 0
-    with pytest.raises(ValueError, match="two distinct"):
-        batch_model.fit_linear([(1, 5), (1, 6)])
-    with pytest.raises(ValueError, match="does not grow"):
-        batch_model.largest_batch(10, 0.0, 100)
-
-
-@pytest.mark.slow
-def test_allocator_peak_cross_checks_the_sweep_under_cpu_bfc(tmp_path):
-    """With TF_CPU_ALLOCATOR_USE_BFC=1 the allocator's own peak agrees with the sweep."""
-    code = (
-        "import json, numpy as np, tensorflow as tf\n"
-        "from tf1mem import models\nfrom tf1mem.observe import step_memory\n"
-        "v1 = tf.compat.v1\ng = tf.Graph()\n"
-        "with g.as_default():\n"
-        "    net = models.train_graph('mlp', hidden=512)\n"
-        "    init = v1.global_variables_initializer()\n"
-        "s = v1.Session(graph=g); s.run(init)\n"
-        "B = 4000\n"
-        "r = step_memory.measure_step(s, net.train_op, {net.x: np.ones((B, 784), np.float32),"
-        " net.y: np.ones((B, 10), np.float32)}, batch_size=B)\n"
-        "(d,) = r.devices.values()\n"
-        "print(json.dumps([d.peak_bytes, d.allocator_peak_bytes]))\n")
-    proc = _subproc.run(["-c", code], env={"TF_CPU_ALLOCATOR_USE_BFC": "1"}, check_rc=0)
-    sweep, allocator = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert allocator is not None
-    _within(allocator, sweep, 0.15)
 
 
 def _as_if_on_a_gpu(run_metadata):

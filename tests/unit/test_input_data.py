@@ -1,4 +1,7 @@
-"""Unit tests of tf1mem.data.input_data (TF 1.15's MNIST loader) on small generated data."""
+"""Unit tests of tf1mem.data.input_data (TF 1.15's MNIST loader) on small generated data.
+
+The tests here: no TensorFlow in the test process; the rest: tests/tf/test_input_data.py.
+"""
 
 import gzip
 import io
@@ -13,7 +16,6 @@ import pytest
 from tests._mnist_fixtures import fake_mnist_payloads, idx_images, idx_labels, write_fake_mnist
 from tf1mem.data import fetch, input_data
 from tf1mem.errors import DataError
-
 
 
 @pytest.fixture(autouse=True)
@@ -270,16 +272,6 @@ def test_get_seed_delegates_to_imported_tensorflow(monkeypatch):
 def test_import_is_cheap_and_does_not_import_tensorflow():
     code = "import sys, tf1mem.data.input_data, tf1mem.data.fetch; assert 'tensorflow' not in sys.modules; assert 'tqdm' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
-
-
-@pytest.mark.slow
-def test_get_seed_with_real_tensorflow_graph_seed(monkeypatch):
-    tf = pytest.importorskip("tensorflow")
-    monkeypatch.setitem(sys.modules, "tensorflow", tf)
-    with tf.Graph().as_default():
-        tf.compat.v1.set_random_seed(5)
-        assert input_data.get_seed(3) == (5, 3)
-        assert input_data.get_seed(None)[0] == 5
 
 
 @pytest.mark.slow

@@ -1,5 +1,9 @@
 """The standard library of Python 3.7 for user code only (tf1mem.compat.legacy.stdlib_view);
-the corpus script ``legacy_stdlib.py`` compares the values with TF 1.15.5's Python 3.7."""
+the corpus script ``legacy_stdlib.py`` compares the values with TF 1.15.5's Python 3.7.
+
+The tests here: no TensorFlow in the test process; the rest:
+tests/commands/test_legacy_python.py.
+"""
 
 import collections
 import collections.abc
@@ -8,7 +12,6 @@ import time
 
 import pytest
 
-from tests import _subproc
 from tf1mem.compat.legacy import stdlib_view as legacy_python
 
 
@@ -63,13 +66,3 @@ def test_clock_fractions_base64_cgi_as_python_37():
     assert legacy_python.make_module(base64).encodestring(b"\x89PNG") == b"iVBORw==\n"
     escape = legacy_python.make_module(cgi).escape
     assert escape("<'&\">") == "&lt;'&amp;\"&gt;" and escape('"', True) == "&quot;"
-
-
-@pytest.mark.slow
-def test_runner_flag_turns_it_off(tmp_path):
-    script = tmp_path / "clock.py"
-    script.write_text("import time\nprint(type(time.clock()).__name__)\n")
-    on = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
-    assert on.stdout.strip() == "float" and "time.clock was removed" in on.stderr
-    off = _subproc.run(["-m", "tf1mem.run", "--no-python-compat", script], cwd=tmp_path)
-    assert off.returncode == 1 and "AttributeError" in off.stderr and "clock" in off.stderr

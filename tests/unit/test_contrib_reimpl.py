@@ -1,0 +1,64 @@
+"""tf1mem's re-implementations of tf.contrib.eager, crf, factorization.KMeans, seq2seq.
+
+The tests here: no TensorFlow in the test process; the rest:
+tests/commands/test_contrib_reimpl.py.
+"""
+
+import numpy as np
+import pytest
+
+from tests.commands.test_contrib_reimpl import _brute_viterbi
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat import table
+from tf1mem.compat.tf.contrib import crf as contrib_crf
+from tf1mem.compat.tf.contrib.factorization import kmeans as contrib_factorization
+
+
+REIMPLEMENTED = ("eager", "crf", "factorization", "seq2seq", "legacy_seq2seq")
+
+
+def test_reimplemented_modules_are_mapped_not_removed():
+    for name in REIMPLEMENTED:
+        assert name in table.CONTRIB_MODULES, name
+        assert name not in table.REMOVED_CONTRIB, name
+
+
+def test_viterbi_decode_is_the_best_sequence():
+    rng = np.random.RandomState(3)
+    for length in (1, 2, 4):
+        score = rng.randn(length, 3).astype(np.float32)
+        trans = rng.randn(3, 3).astype(np.float32)
+        seq, value = contrib_crf.viterbi_decode(score, trans)
+        want_seq, want_value = _brute_viterbi(score, trans)
+        assert seq == want_seq
+        assert all(type(t) is int for t in seq)  # prints as TF1's did under NumPy 1.x
+        assert value == pytest.approx(want_value, abs=1e-5)
+
+
+def test_viterbi_decode_rejects_mismatched_shapes():
+    with pytest.raises(ValueError, match=r"transition_params \[num_tags, num_tags\]"):
+        contrib_crf.viterbi_decode(np.zeros([3, 4]), np.zeros([3, 3]))
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    (dict(num_clusters=0), "num_clusters must be a positive int"),
+    (dict(num_clusters=2, distance_metric="manhattan"), "distance_metric"),
+    (dict(num_clusters=2, initial_clusters="kmc3"), "initial_clusters"),
+    (dict(num_clusters=2, initial_clusters="kmc2"), "use 'kmeans_plus_plus'"),
+    (dict(num_clusters=2, use_mini_batch=True, mini_batch_steps_per_iteration=3),
+     "mini_batch_steps_per_iteration=3"),
+])
+def test_kmeans_rejects_unsupported_options_clearly(kwargs, needle):
+    with pytest.raises(ValueError, match=needle):
+        contrib_factorization.KMeans(inputs=object(), **kwargs)
+
+
+def test_metric_learning_names_what_it_does_not_provide():
+    from tf1mem.compat.tf.contrib.losses import loss_ops as losses, metric_learning
+
+    assert losses.metric_learning is metric_learning
+    assert "losses.metric_learning" not in table.REMOVED_SYMBOLS
+    with pytest.raises(compat_errors.RemovedAttributeError, match="tensorflow_addons.losses"):
+        metric_learning.lifted_struct_loss  # noqa: B018
+    with pytest.raises(AttributeError):
+        metric_learning.no_such_loss  # noqa: B018
