@@ -29,6 +29,10 @@ now = time.time()
 
 
 @pytest.mark.slow
+# The scanner installs the shim in this process, which warns when an earlier test (or the
+# collection of tests/tf/test_config.py) imported Keras 3 with TensorFlow; nothing scanned
+# here builds a Keras layer.
+@pytest.mark.filterwarnings("ignore:Keras 3 was imported before tf1mem's shim:RuntimeWarning")
 def test_scanner_judges_the_legacy_names_as_the_views_serve_them(tmp_path):
     # One table for both: what a view provides "runs"; what it does not "stops".
     from tf1mem.migrate import scanner
