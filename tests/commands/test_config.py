@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from tests import _subproc
+
 
 # ----------------------------------------------------------------- registry
 
@@ -27,8 +29,8 @@ def test_real_probe_and_gpu_query_do_not_create_devices():
         "print('ok')\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
-    )
+        [sys.executable, "-c", code], capture_output=True, text=True,
+        timeout=_subproc.bound(60))
     assert result.returncode == 0 and "ok" in result.stdout, (
         f"command: {sys.executable} -c ...\nstdout:\n{result.stdout}\n"
         f"stderr:\n{result.stderr}"

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import _subproc
 from tf1mem.distributed import servers
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
@@ -48,7 +49,7 @@ def test_estimator_cluster_trains_checkpoints_and_evaluates(tmp_path):
                 [sys.executable, "-m", "tf1mem.run", str(SCRIPT), "--model_dir",
                  str(model_dir)], env=dict(env), stdout=log, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, start_new_session=True), log)
-        deadline = time.monotonic() + TIMEOUT_S
+        deadline = time.monotonic() + _subproc.bound(TIMEOUT_S)
         for job in ("chief", "worker", "evaluator"):
             proc = procs[job][0]
             rc = proc.wait(timeout=max(1, deadline - time.monotonic()))

@@ -116,7 +116,7 @@ def test_ps_start_line_prints_what_the_kernel_says(tmp_path):
         line = proc.stdout.readline()  # the ps prints its start line, then serves
     finally:
         proc.kill()
-        proc.wait(timeout=30)
+        proc.wait(timeout=_subproc.bound(30))
         proc.stdout.close()
     # The loopback shim binds the dual-stack socket to IPv4 loopback (mapped).
     assert line.strip() == f"tf1mem.cluster: /job:ps/task:0 serving at 127.0.0.1:{port}", line

@@ -112,7 +112,8 @@ def test_runner_removes_the_package_root_it_added(tmp_path):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
     env.pop("PYTHONPATH", None)
     proc = subprocess.run([sys.executable, "-m", "tf1mem.run", str(script)], cwd=tmp_path,
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=env, capture_output=True, text=True,
+                          timeout=_subproc.bound(120))
     assert proc.returncode == 0, _subproc.describe(proc)
     assert proc.stdout.splitlines() == ["None", "False"], _subproc.describe(proc)
 
@@ -129,7 +130,7 @@ def test_sigterm_ends_the_runner_as_it_ends_python(tmp_path):
         try:
             assert proc.stdout.readline() == "ready\n"
             proc.send_signal(signal.SIGTERM)
-            codes.append(proc.wait(timeout=30))
+            codes.append(proc.wait(timeout=_subproc.bound(30)))
         finally:
             proc.kill()
             proc.wait()
@@ -205,7 +206,7 @@ def test_sigint_ends_the_runner_as_it_ends_python(tmp_path):
             try:
                 assert proc.stdout.readline() == "ready\n"
                 proc.send_signal(signal.SIGINT)
-                _, err = proc.communicate(timeout=30)
+                _, err = proc.communicate(timeout=_subproc.bound(30))
                 results.append((proc.returncode, err.strip().splitlines()[-1]))
             finally:
                 proc.kill()

@@ -7,6 +7,8 @@ tests/commands/test_config.py.
 import subprocess
 import sys
 
+from tests import _subproc
+
 
 # ----------------------------------------------------------------- hygiene
 
@@ -15,7 +17,7 @@ def test_import_does_not_import_tensorflow():
     result = subprocess.run(
         [sys.executable, "-c",
          "import sys, tf1mem.config; print('tensorflow' in sys.modules)"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=_subproc.bound(60),
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
