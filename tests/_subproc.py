@@ -29,8 +29,9 @@ REFERENCE_STARTUP_S = 5.0
 # measured once and the load can rise later.
 _SLACK = 2.0
 # The suite's own settings, kept: TF1MEM_CORPUS_RUNNER runs the corpus on another
-# interpreter (docs/DEVELOPERS.md).
-SUITE_SETTINGS = ("TF1MEM_CORPUS_RUNNER",)
+# interpreter (docs/DEVELOPERS.md), TF1MEM_LIBRARIES_VENV names the library corpus's venv
+# (tests/_libraries.py).
+SUITE_SETTINGS = ("TF1MEM_CORPUS_RUNNER", "TF1MEM_LIBRARIES_VENV")
 _PYTHON_SETTINGS = ("PYTHONWARNINGS", "PYTHONOPTIMIZE", "PYTHONINSPECT", "PYTHONSTARTUP")
 
 

@@ -37,7 +37,7 @@ def test_on_pillow_6_every_case_is_scipy_11s(tmp_path):
     module = _subproc.REPO / "tf1mem" / "compat" / "legacy" / "scipy_misc.py"
     proc = subprocess.run([str(_ORACLE_PYTHON), "-c", code, str(module), str(tmp_path)],
                           env={**os.environ, "PYTHONPATH": str(_ORACLE_SCI)},
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=_subproc.bound(300))
     assert proc.returncode == 0, proc.stderr
     results = json.loads(proc.stdout)
     differ = [k for k in results if results[k] != ORACLE["results"][k]]

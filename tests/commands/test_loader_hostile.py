@@ -85,7 +85,7 @@ def test_four_processes_loading_at_once_download_each_file_once(tmp_path):
         procs = [subprocess.Popen([sys.executable, "-c", code], env=env, text=True,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                  for _ in range(4)]
-        outs = [p.communicate(timeout=600) for p in procs]
+        outs = [p.communicate(timeout=_subproc.bound(600)) for p in procs]
     finally:
         server.shutdown()
         server.server_close()
@@ -95,11 +95,10 @@ def test_four_processes_loading_at_once_download_each_file_once(tmp_path):
     assert any("tf1mem: waiting for process" in err for _, err in outs)
 
 
-def test_a_fetcher_that_died_does_not_block_the_next(tmp_path, monkeypatch):
+def test_a_fetcher_that_died_does_not_block_the_next(tmp_path, monkeypatch, capsys):
     """The kernel releases a dead holder's lock: the next process fetches at once."""
     import subprocess
     import sys
-    import time
 
     monkeypatch.setenv("TF1MEM_CACHE_DIR", str(tmp_path / "cache"))
     mirror = tmp_path / "mirror"
@@ -119,6 +118,8 @@ def test_a_fetcher_that_died_does_not_block_the_next(tmp_path, monkeypatch):
     holder.kill()
     holder.wait()
     holder.stdout.close()
-    start = time.monotonic()
     got = fetcher.fetch(IMAGES)
-    assert got.placed and time.monotonic() - start < 25
+    # Not by how long it took: a lock still held makes the fetcher say it waits (and fail
+    # after its 30 s); the lock was free at once.
+    assert got.placed
+    assert "tf1mem: waiting for" not in capsys.readouterr().err

@@ -58,7 +58,7 @@ def test_the_report_holds_the_traced_runs_after_sigterm_or_os_exit(tmp_path, how
         if how == "sigterm":
             assert proc.stdout.readline().strip() == "traced"
             proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=600)
+        out, err = proc.communicate(timeout=_subproc.bound(600))
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import _libraries
+from tests import _libraries, _subproc
 from tests._corpus_check import check
 
 pytestmark = [pytest.mark.slow, pytest.mark.libraries]
@@ -92,11 +92,12 @@ def test_library_case(script, how, libraries_python, tmp_path):
                                          if p)}
     cwd = tmp_path / "cwd"
     cwd.mkdir()
+    timeout = _subproc.bound(TIMEOUT_S)
     try:
         proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
-                              errors="replace", timeout=TIMEOUT_S)
+                              errors="replace", timeout=timeout)
     except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"timed out after {TIMEOUT_S}s: {shlex.join(cmd)}\n--- stdout\n"
+        pytest.fail(f"timed out after {timeout:.0f}s: {shlex.join(cmd)}\n--- stdout\n"
                     f"{exc.stdout}\n--- stderr\n{exc.stderr}")
     problems = check(case, proc)
     if how == "recognised":
