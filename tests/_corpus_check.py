@@ -1,5 +1,6 @@
 """What a corpus case expects of a finished run, checked: shared by the legacy corpus
-(``tests/test_legacy_corpus.py``) and the library corpus (``tests/test_library_corpus.py``).
+(``tests/corpus/test_legacy_corpus.py``) and the library corpus
+(``tests/corpus/test_library_corpus.py``).
 
 A case is a dict; ``tests/legacy_corpus/expected.py``'s docstring says what each key means.
 """

@@ -21,6 +21,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from tests import _subproc
+
 REPO = Path(__file__).resolve().parents[1]
 SUITES = REPO / "tests" / "legacy_suites"
 ORACLE_JSON = SUITES / "oracle_tf115.json"
@@ -68,7 +70,7 @@ def pytest_command(kind, python=None):
 
 def run(cmd, cwd):
     return subprocess.run([str(c) for c in cmd], cwd=cwd, env=_env(), capture_output=True,
-                          text=True, timeout=TIMEOUT_S)
+                          text=True, timeout=_subproc.bound(TIMEOUT_S))
 
 
 def outcomes(junit_xml):

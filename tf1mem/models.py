@@ -159,7 +159,7 @@ def sgd_step(x, y, W, b, learning_rate):
     caller (:func:`loss` of ``y_pred``). The order of
     the floating-point operations differs from ``tf.gradients`` of the article's
     graph: after its 1000 steps the weights differ by at most about 5e-7
-    (``tests/test_fast_train.py`` bounds them at 1e-5).
+    (``tests/tf/test_fast_train.py`` bounds them at 1e-5).
 
     Args:
       x: float32 tensor [batch, 784].

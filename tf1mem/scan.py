@@ -24,7 +24,7 @@ from tf1mem import _cli, errors
 
 __all__ = ["ScanOptions", "parse_args", "main"]
 
-# Keys of tf1mem.migrate.knowledge.CATEGORIES (kept in sync by tests/test_scan.py),
+# Keys of tf1mem.migrate.knowledge.CATEGORIES (kept in sync by tests/unit/test_scan.py),
 # plus "stops": any file that will stop.
 FAIL_ON = ("as-is", "mapped", "reimplemented", "removed-replacement", "removed-none", "stops")
 

@@ -5,7 +5,7 @@
 Trains two small models with TF 1.15.5's tf.estimator and keeps, for each, what
 restoring needs (``checkpoint``, ``model.ckpt-N.index``, ``model.ckpt-N.data-*``: a few
 KB) plus ``expected.json``: the evaluate dict and the predictions TF 1.15.5 computed from
-that checkpoint. ``tests/test_estimator.py`` restores them under tf1mem and compares.
+that checkpoint. ``tests/commands/test_estimator.py`` restores them under tf1mem and compares.
 The model functions are in ``models.py``, shared with the test.
 """
 import glob

@@ -1,5 +1,5 @@
 """The scipy.misc image cases, run alike on SciPy 1.1.0 (the recorder) and on tf1mem's
-legacy view (tests/test_legacy_stack.py). Python 3.7 compatible; imports no tf1mem."""
+legacy view (tests/unit/test_legacy_stack.py). Python 3.7 compatible; imports no tf1mem."""
 
 import hashlib
 import os

@@ -4,7 +4,7 @@ Run with the TF 1.15.5 oracle (Python 3.7) to record ``expected.json``::
 
     /work/oracle/bin/python tests/nest_tf115/battery.py > tests/nest_tf115/expected.json
 
-``tests/test_tf1_nest.py`` runs the same cases on tf1mem's ``tensorflow.python.util.nest``
+``tests/tf/test_tf1_nest.py`` runs the same cases on tf1mem's ``tensorflow.python.util.nest``
 (and on user code's ``tf.contrib.framework.nest`` and ``tf.nest``) and compares. Written for
 Python 3.7 and 3.11 alike; TensorFlow is used only for a tensor and a SparseTensor, in a graph.
 """

@@ -5,7 +5,7 @@
 Builds model.py's cells with TF 1.15.5's tf.contrib.rnn, loads model.values into their
 variables, keeps the checkpoint (``checkpoint``, ``model.ckpt.index``,
 ``model.ckpt.data-*``: a few KB) and ``expected.json``: the variables' names and shapes
-in creation order and what the cells computed. tests/test_contrib_rnn.py restores it
+in creation order and what the cells computed. tests/commands/test_contrib_rnn.py restores it
 under tf1mem and compares.
 """
 import json

@@ -5,7 +5,7 @@
 Trains model.py's attention seq2seq for 5 Adam steps with TF 1.15.5's tf.contrib.seq2seq,
 keeps the checkpoint (``checkpoint``, ``model.ckpt-5.index``, ``model.ckpt-5.data-*``: a
 few KB) and ``expected.json``: what model.evaluate computed from that checkpoint.
-tests/test_seq2seq_tf115.py restores it under tf1mem and compares.
+tests/corpus/test_seq2seq_tf115.py restores it under tf1mem and compares.
 """
 import glob
 import json

@@ -1,5 +1,5 @@
 """The attention seq2seq model of this fixture, written as TF1 code (``import tensorflow
-as tf``): built by make_fixture.py under TF 1.15.5 and by tests/test_seq2seq_tf115.py
+as tf``): built by make_fixture.py under TF 1.15.5 and by tests/corpus/test_seq2seq_tf115.py
 under tf1mem. An LSTM encoder, an AttentionWrapper (BahdanauAttention, normalize=True)
 decoder trained with TrainingHelper and Adam, greedy and beam-search (width 3) decoding
 sharing its variables."""

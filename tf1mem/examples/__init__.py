@@ -5,6 +5,6 @@
 example 2 as TF 2 device placement and as a ``tf.distribute.MirroredStrategy``
 data-parallel run. Each takes the same initialisation, batches (``DataSet.next_batch``
 with the same seed) and learning rate as the TF1 code, and returns the loss of every
-step; ``tests/test_twins.py`` checks them against the TF1 graphs step by step.
+step; ``tests/commands/test_twins.py`` checks them against the TF1 graphs step by step.
 docs/MIGRATION.md shows the two forms side by side. Nothing runs at import time.
 """

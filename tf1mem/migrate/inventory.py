@@ -59,7 +59,7 @@ _INTRO = """\
 
 Generated from tf1mem's table (`tf1mem/compat/table.py`) by
 `python -m tf1mem.migrate.inventory > docs/CONTRIB.md`; do not edit by hand
-(`tests/test_contrib_table.py` fails when this page is stale). What was measured for
+(`tests/unit/test_contrib_table.py` fails when this page is stale). What was measured for
 each module, and how the uses were counted, is [CONTRIB_NOTES.md](CONTRIB_NOTES.md).
 
 TF 2 removed `tf.contrib`. Under `python -m tf1mem.run` (and `tf1mem.legacy()`), each

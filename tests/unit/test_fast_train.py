@@ -1,0 +1,43 @@
+"""The fast training loop: the exact loop's batches, accuracy and weights, faster.
+
+The tests here: no TensorFlow in the test process; the rest: tests/tf/test_fast_train.py,
+tests/commands/test_fast_train.py.
+"""
+
+import numpy
+import pytest
+
+from tf1mem.data import input_data
+
+
+# ------------------------------------------------------------ the batch sequence
+
+
+@pytest.mark.parametrize("batch_size, steps", [(10, 40), (137, 3), (50, 20), (1, 300)])
+def test_batch_indices_name_the_rows_next_batch_returns(batch_size, steps):
+    images = numpy.random.RandomState(0).randint(0, 255, (137, 4, 4, 1)).astype(numpy.uint8)
+    labels = numpy.arange(137)
+    plain = input_data.DataSet(images, labels, seed=3)
+    batches = [plain.next_batch(batch_size) for _ in range(steps)]
+    after_plain = plain.next_batch(7)
+    rng_plain = numpy.random.get_state()[1].copy()
+
+    indexed = input_data.DataSet(images, labels, seed=3)
+    rows, row_labels = indexed.images.copy(), indexed.labels.copy()
+    indices = indexed.batch_indices(batch_size, steps)
+    assert indices.shape == (steps, batch_size)
+    for (xs, ys), idx in zip(batches, indices):
+        numpy.testing.assert_array_equal(xs, rows[idx])
+        numpy.testing.assert_array_equal(ys, row_labels[idx])
+    # The data set goes on exactly where the next_batch calls left it, and numpy's
+    # global RNG has made the same draws.
+    numpy.testing.assert_array_equal(indexed.next_batch(7)[1], after_plain[1])
+    assert indexed.epochs_completed == plain.epochs_completed
+    numpy.testing.assert_array_equal(indexed.images, plain.images)
+    numpy.testing.assert_array_equal(numpy.random.get_state()[1], rng_plain)
+
+
+def test_batch_indices_refuse_a_batch_larger_than_the_set():
+    data = input_data.DataSet(numpy.zeros((5, 2, 2, 1), numpy.uint8), numpy.zeros(5), seed=0)
+    with pytest.raises(ValueError, match="batch_size 6 must be in 1..5"):
+        data.batch_indices(6, 1)

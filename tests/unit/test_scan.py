@@ -1,0 +1,16 @@
+"""``python -m tf1mem.scan``: findings on a fixture tree, aliasing, notebooks, bad files,
+``--json`` / ``--fail-on`` / ``--rewrite``, and agreement with the runner on the table.
+
+The tests here: no TensorFlow in the test process; the rest: tests/commands/test_scan.py.
+"""
+
+import pytest
+
+from tf1mem import scan
+from tf1mem.migrate import knowledge
+
+pytestmark = pytest.mark.slow
+
+
+def test_fail_on_choices_are_the_categories():
+    assert set(scan.FAIL_ON) == set(knowledge.CATEGORIES) | {"stops"}
