@@ -2,8 +2,7 @@
 TF 1.15.5 are the corpus script contrib_opt.py; these tests check the edges: resource
 variables against NumPy's Adam, the error paths, the names the table sends to removed.
 
-The tests here: the commands in subprocesses; the rest: tests/tf/test_contrib_opt.py,
-tests/unit/test_contrib_opt.py.
+The tests here: the commands in subprocesses; the rest: tests/tf/test_contrib_opt.py.
 """
 
 import json

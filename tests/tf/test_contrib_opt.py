@@ -2,11 +2,15 @@
 TF 1.15.5 are the corpus script contrib_opt.py; these tests check the edges: resource
 variables against NumPy's Adam, the error paths, the names the table sends to removed.
 
-The tests here: TensorFlow in the test process; the rest:
-tests/commands/test_contrib_opt.py, tests/unit/test_contrib_opt.py.
+The tests here: TensorFlow in the test process (the optimizers subclass TF's, so their
+module imports it); the rest: tests/commands/test_contrib_opt.py.
 """
 
 import pytest
+
+from tf1mem.compat import errors as compat_errors
+from tf1mem.compat.runtime import composite
+from tf1mem.migrate import inventory
 
 
 @pytest.mark.slow
@@ -38,3 +42,17 @@ def test_adamax_resource_variables_update_as_ref_variables():
         np.testing.assert_allclose(ref, res, rtol=1e-6)
     assert results[0][1][1].tolist() == [0.30000001192092896, 0.4000000059604645,
                                          0.5]  # a row no step touched
+
+
+def _module():
+    return composite.make_composite("tensorflow.contrib.opt", "opt")
+
+
+def test_table_says_reimplemented_and_names_replacements():
+    row = next(r for r in inventory.ranked_table() if r[1] == "opt")
+    assert row[3] == "re-implemented"
+    opt = _module()
+    with pytest.raises(compat_errors.RemovedAttributeError, match=r"LARSOptimizer.*Use instead"):
+        opt.LARSOptimizer
+    with pytest.raises(compat_errors.RemovedAttributeError, match="optax"):
+        opt.ShampooOptimizer
