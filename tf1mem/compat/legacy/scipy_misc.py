@@ -3,7 +3,7 @@
 TF1 image code (GANs, style transfer, data loaders) read, resized and wrote images with
 ``scipy.misc.imread`` / ``imresize`` / ``imsave`` / ``toimage``. SciPy 1.1 built them
 on PIL; this module gives the same results from Pillow and NumPy (checked against SciPy
-1.1.0 with Pillow 6.2.2: tests/test_legacy_stack.py): ``imread`` as the image's own
+1.1.0 with Pillow 6.2.2: tests/unit/test_legacy_stack.py): ``imread`` as the image's own
 mode (palette images as RGB or RGBA, 1-bit as L), ``flatten=True`` as float32 grey
 (``"F"``), ``mode=`` as a conversion; ``bytescale`` to uint8 (uint8 input as is);
 ``toimage`` choosing ``L`` / ``RGB`` / ``RGBA`` / ``F`` / ``I`` / ``1`` / ``P`` as SciPy

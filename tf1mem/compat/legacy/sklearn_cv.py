@@ -5,7 +5,7 @@ TF1 code split its data with ``from sklearn.cross_validation import train_test_s
 and cross-validated with ``KFold(n, n_folds)``, whose signature and iteration differ
 from ``model_selection``'s (``KFold(n_splits).split(X)``). This module owns those
 names as scikit-learn 0.19 had them, with 0.19's folds and splits (checked against
-scikit-learn 0.19.2: tests/test_legacy_stack.py):
+scikit-learn 0.19.2: tests/unit/test_legacy_stack.py):
 
 - ``train_test_split``: ``model_selection``'s (the same arguments, the same split for
   the same ``random_state``);

@@ -6,7 +6,7 @@ variables (``clusters`` [K, 1, D], ``clusters_covs`` [K, D, D] or [K, D] for
 initialisation op, one EM iteration as the training op, the per-point
 log-likelihood scores, the assignments and the loss. Written from TF 1.15.5's
 documented behaviour and its outputs run as a black box (``tests/legacy_corpus/
-gmm_estimator.py``, ``tests/test_contrib_factorization.py``):
+gmm_estimator.py``, ``tests/commands/test_contrib_factorization.py``):
 
 * ``initial_clusters='random'`` draws K points uniformly with replacement (the op
   seed is ``random_seed``, as TF1); the initial covariance of every component is
