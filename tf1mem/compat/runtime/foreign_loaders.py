@@ -12,13 +12,14 @@ class's module is imported: at once, or when the program imports it, through a
 given the user builtins, then the tool's own ``exec_module`` runs unchanged (pytest
 still rewrites the asserts, caches its ``.pyc`` and executes it). Modules of libraries
 and the tool's own are left alone. The undo steps put the class's own ``exec_module``
-back and remove the watcher.
+back and remove the watcher
+(:mod:`~tf1mem.compat.runtime.after_import`).
 """
 
-import contextlib
-import importlib.abc
+import functools
 import sys
 
+from tf1mem.compat.runtime import after_import
 from tf1mem.compat.runtime import state as state_lib
 from tf1mem.compat.runtime.usercode import is_user_file
 
@@ -40,14 +41,14 @@ def install(state):
         else:
             pending[module_name] = class_name
     if pending:
-        watcher = _Watcher(state, pending)
-        sys.meta_path.insert(0, watcher)
+        after_import.watch(state, {
+            module_name: functools.partial(_wrap_if_current, state, class_name=class_name)
+            for module_name, class_name in pending.items()})
 
-        def remove_watcher():
-            with contextlib.suppress(ValueError):
-                sys.meta_path.remove(watcher)
 
-        state.undo.append(remove_watcher)
+def _wrap_if_current(state, module, class_name):
+    if state_lib.current is state:
+        _wrap(state, module, class_name)
 
 
 def _module_file(module):
@@ -80,55 +81,3 @@ def _wrap(state, module, class_name):
                 cls.exec_module = original
 
         state.undo.append(restore)
-
-
-class _NotifyingLoader(importlib.abc.Loader):
-    """The watched module's own loader, then :func:`_wrap` once the module has run."""
-
-    def __init__(self, inner, state, class_name):
-        self._inner = inner
-        self._state = state
-        self._class_name = class_name
-
-    def create_module(self, spec):
-        return self._inner.create_module(spec)
-
-    def exec_module(self, module):
-        module.__loader__ = self._inner  # introspection finds the module's own loader
-        if module.__spec__ is not None:
-            module.__spec__.loader = self._inner
-        self._inner.exec_module(module)
-        if state_lib.current is self._state:
-            _wrap(self._state, module, self._class_name)
-
-
-class _Watcher(importlib.abc.MetaPathFinder):
-    """Notices the first import of a :data:`FOREIGN_LOADERS` module; leaves when all are in."""
-
-    def __init__(self, state, pending):
-        self._state = state
-        self._pending = dict(pending)
-        self._busy = False
-
-    def find_spec(self, fullname, path=None, target=None):
-        class_name = self._pending.get(fullname)
-        if class_name is None or self._busy or state_lib.current is not self._state:
-            return None
-        self._busy = True
-        try:
-            spec = None
-            for other in sys.meta_path[sys.meta_path.index(self) + 1:]:
-                find = getattr(other, "find_spec", None)
-                spec = find(fullname, path, target) if find is not None else None
-                if spec is not None:
-                    break
-        finally:
-            self._busy = False
-        del self._pending[fullname]
-        if not self._pending:
-            with contextlib.suppress(ValueError):
-                sys.meta_path.remove(self)
-        if spec is None or spec.loader is None:
-            return spec
-        spec.loader = _NotifyingLoader(spec.loader, self._state, class_name)
-        return spec

@@ -22,12 +22,12 @@ exists); graphs and sessions still referenced stay usable. A second install is a
 """
 
 import contextlib
-import importlib.abc
 import os
 import sys
 import warnings
 
 from tf1mem import errors
+from tf1mem.compat.runtime import after_import
 from tf1mem.compat.runtime import features as features_lib
 from tf1mem.compat.runtime import finder, hooks, patches, views
 from tf1mem.compat.runtime import state as state_lib
@@ -201,7 +201,8 @@ def _activate(state):
     """Installs the part of the shim that needs TensorFlow, importing it; once.
 
     Called by :func:`install`, or, after ``install(lazy=True)``, by the first import
-    of ``tensorflow`` in the process (:class:`_ActivationFinder`). On failure what it
+    of ``tensorflow`` in the process (through
+    :mod:`~tf1mem.compat.runtime.after_import`). On failure what it
     did is undone and the error propagates (from that import statement), so a later
     import may try again.
     """
@@ -236,70 +237,12 @@ def _activate(state):
         return state.proxy
 
 
-class _ActivatingLoader(importlib.abc.Loader):
-    """TensorFlow's own loader, followed by :func:`_activate` once it has run."""
-
-    def __init__(self, inner, state):
-        self._inner = inner
-        self._state = state
-
-    def create_module(self, spec):
-        return self._inner.create_module(spec)
-
-    def exec_module(self, module):
-        # The module is TensorFlow's, loaded by its own loader: put that loader back
-        # where introspection finds it, then finish the install (the import lock of
-        # "tensorflow" is this thread's, so the install's imports of it return it).
-        module.__loader__ = self._inner
-        if module.__spec__ is not None:
-            module.__spec__.loader = self._inner
-        self._inner.exec_module(module)
-        _activate(self._state)
-
-
-class _ActivationFinder(importlib.abc.MetaPathFinder):
-    """Under ``install(lazy=True)``: notices the first import of ``tensorflow``.
-
-    Whoever imports it (the script, one of its modules, a library), it is found by
-    the finders after this one and loaded by its own loader; the shim's TensorFlow
-    part is installed as soon as it has loaded, before the import statement
-    returns. The finder then leaves ``sys.meta_path``.
-    """
-
-    def __init__(self, state):
-        self._state = state
-        self._busy = False
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname != "tensorflow" or self._busy or state_lib.current is not self._state:
-            return None
-        self._busy = True
-        try:
-            spec = None
-            for other in sys.meta_path[sys.meta_path.index(self) + 1:]:
-                find = getattr(other, "find_spec", None)
-                spec = find(fullname, path, target) if find is not None else None
-                if spec is not None:
-                    break
-        finally:
-            self._busy = False
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(self)
-        if spec is None or spec.loader is None:
-            return spec
-        spec.loader = _ActivatingLoader(spec.loader, self._state)
-        return spec
-
-
 def _install_activation_finder(state):
-    finder = _ActivationFinder(state)
-    sys.meta_path.insert(0, finder)
-
-    def restore():
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(finder)
-
-    state.undo.append(restore)
+    # Under install(lazy=True): whoever imports tensorflow first (the script, one of its
+    # modules, a library), its own loader loads it and the shim's TensorFlow part is
+    # installed before the import statement returns (the import lock of "tensorflow" is
+    # this thread's, so the install's imports of it return it).
+    after_import.watch(state, {"tensorflow": lambda module: _activate(state)})
 
 
 def write_placement_report(path=None):
