@@ -22,7 +22,7 @@ from typing import Optional, Sequence, Tuple
 
 from tf1mem import _cli, errors
 
-__all__ = ["ScanOptions", "parse_args", "main"]
+__all__ = ["ScanOptions", "parse_args", "main", "entry"]
 
 # Keys of tf1mem.migrate.knowledge.CATEGORIES (kept in sync by tests/unit/test_scan.py),
 # plus "stops": any file that will stop.
@@ -43,16 +43,21 @@ def _parser():
     p = argparse.ArgumentParser(
         prog="python -m tf1mem.scan",
         description="Report what each TF1 file needs to run under tf1mem.run and natively "
-                    "on TF 2 (reads the code, never runs it).")
-    p.add_argument("paths", nargs="+", metavar="PATH", help=".py / .ipynb files or folders")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+                    "on TF 2. It reads the code and never runs it; it imports no TensorFlow "
+                    "(only --rewrite runs tf_upgrade_v2, in a child process).")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help=".py / .ipynb files or folders (folders are walked; hidden folders "
+                        "and __pycache__ are skipped)")
+    p.add_argument("--json", action="store_true",
+                   help="print the report as JSON instead of text (default: text)")
     p.add_argument("--fail-on", action="append", default=[], choices=FAIL_ON,
                    metavar="CATEGORY",
                    help=f"exit 1 when a finding of CATEGORY is present (repeatable; one of "
-                        f"{', '.join(FAIL_ON)})")
+                        f"{', '.join(FAIL_ON)}; default: none, exit 0 whatever is found)")
     p.add_argument("--rewrite", metavar="OUT_DIR",
                    help="run tf_upgrade_v2 into OUT_DIR (a new or empty folder, never the "
-                        "input), then report what its output still needs by hand")
+                        "input), then report what its output still needs by hand and what "
+                        "changed meaning in TF 2 (default: no rewrite)")
     return p
 
 
@@ -107,6 +112,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the command; returns its exit code."""
     opts = parse_args(argv)
     return _cli.run_command("tf1mem.scan", lambda: _body(opts))
+
+
+def entry() -> None:
+    """Console-script entry point (``tf1mem-scan``)."""
+    sys.exit(main())
 
 
 if __name__ == "__main__":

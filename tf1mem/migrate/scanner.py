@@ -161,6 +161,7 @@ class _Visitor(ast.NodeVisitor):
         self.cell: Optional[int] = None
         self._catching: List[set] = []
         self._seen = set()
+        self._noted: Dict[str, str] = {}  # tf.contrib module -> where its note was said
         self._scope: List[str] = []  # enclosing classes and functions, outermost first
         self._in_function = 0
 
@@ -176,9 +177,18 @@ class _Visitor(ast.NodeVisitor):
         self._seen.add(key)
         guarded = any(names & _CATCHES[kind] for names in self._catching)
         function = ".".join(self._scope) if self._in_function else None
+        tf2 = verdict.tf2
+        if verdict.note_of:  # a module's note is said once a file
+            first = self._noted.setdefault(verdict.note_of, self._where(node))
+            if first != self._where(node):
+                tf2 = f"{verdict.note_of}: see its note at {first}"
         self.findings.append(Finding(node.lineno, node.col_offset, self.cell, verdict.name,
-                                     verdict.category, verdict.tf2, verdict.why, guarded,
+                                     verdict.category, tf2, verdict.why, guarded,
                                      function))
+
+    def _where(self, node):
+        return (f"line {node.lineno}" if self.cell is None
+                else f"cell {self.cell} line {node.lineno}")
 
     def _bind(self, name, dotted, base=None):
         if dotted is None:
