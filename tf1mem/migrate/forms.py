@@ -81,7 +81,7 @@ CONTRIB_HINTS = {
     "tf.contrib.layers.batch_norm": (
         "tf.keras.layers.BatchNormalization", "decay=0.999 is momentum (Keras's default "
         "0.99); scale defaults to False here (no gamma), to True in Keras; the moving "
-        "averages update through tf.GraphKeys.UPDATE_OPS here, by the layer itself in "
+        "averages update through tf.compat.v1.GraphKeys.UPDATE_OPS here, by the layer itself in "
         "Keras"),
     "tf.contrib.layers.dropout": (
         "tf.keras.layers.Dropout", "keep_prob (default 0.5) becomes rate = 1 - keep_prob; "
@@ -193,8 +193,9 @@ _REORDERED = {
 }
 
 
-def tf2_form(tf1_name: str) -> str:
-    """The TF 2 form for a TF1-only name such as ``tf.train.Saver``."""
+def tf2_form(tf1_name: str, in_compat_v1: bool = True) -> str:
+    """The TF 2 form for a TF1-only name such as ``tf.train.Saver`` (``in_compat_v1``:
+    TF 2's ``tf.compat.v1`` has the same name)."""
     if tf1_name == "tf.estimator" or tf1_name.startswith("tf.estimator."):
         return ESTIMATOR
     best = None
@@ -202,6 +203,9 @@ def tf2_form(tf1_name: str) -> str:
         if tf1_name == prefix or tf1_name.startswith(prefix + "."):
             if best is None or len(prefix) > len(best):
                 best = prefix
+    if best is None and not in_compat_v1:
+        return (f"no TF 2 name (tf.compat.v1 lacks it too): runs under tf1mem.run as TF "
+                f"1.15's {tf1_name}")
     if best is None:
         return (f"tf.compat.v1.{tf1_name[3:]} with TF 2 behaviour disabled, or its "
                 f"TF 2 equivalent")
@@ -209,9 +213,10 @@ def tf2_form(tf1_name: str) -> str:
     return f"{form} (docs/MIGRATION.md#{anchor})"
 
 
-def contrib_hint(name: str, home: str = "") -> str:
+def contrib_hint(name: str, home: str = "", exists=lambda name: True) -> str:
     """One provided ``tf.contrib`` name's hint: its TF 2 name and the difference that
-    matters (``home``: the public name of the object tf1mem serves, from the snapshot)."""
+    matters (``home``: the public name of the object tf1mem serves, from the snapshot;
+    ``exists(name)``: whether a ``tf.compat.v1`` name exists in the installed TF 2)."""
     if name in CONTRIB_HINTS:
         form, difference = CONTRIB_HINTS[name]
         return f"{form}: {difference}"
@@ -219,7 +224,7 @@ def contrib_hint(name: str, home: str = "") -> str:
     if module in _REORDERED:
         target, difference = _REORDERED[module]
         bare = leaf[len("streaming_"):] if leaf.startswith("streaming_") else leaf
-        if home.startswith(target + ".") or home.endswith("." + bare):
+        if exists(f"{target}.{bare}"):
             return f"{target}.{bare}: {difference}"
     if home.startswith("tf.compat.v1."):
         return f"{home} (the same object; tf1mem serves it from there)"

@@ -346,7 +346,7 @@ def _tensorflow(dotted, base):
             return Verdict(_display(dotted), "reimplemented", _tf2_hint("tf.estimator"))
     else:
         start, inner, lead = "tensorflow", parts[1:], parts[:1]
-    module, walked, codes, all_tf2 = start, [], "", start == "tensorflow"
+    module, walked, codes, all_tf2, all_v1 = start, [], "", start == "tensorflow", True
     for name in inner:
         names = _module_names(module)
         if names is None:
@@ -359,6 +359,7 @@ def _tensorflow(dotted, base):
         codes = names[name]
         walked.append(name)
         all_tf2 = all_tf2 and "2" in codes
+        all_v1 = all_v1 and "1" in codes
         if "m" not in codes:
             break
         module = f"{module}.{name}"
@@ -368,16 +369,29 @@ def _tensorflow(dotted, base):
     tf1_name = "tf." + ".".join(walked) if start == "tensorflow" else \
         "tf.estimator." + ".".join(walked)
     if "o" in codes or start != "tensorflow":
-        return Verdict(shown, "reimplemented", _tf2_hint(tf1_name))
+        return Verdict(shown, "reimplemented", _tf2_hint(tf1_name, in_compat_v1=all_v1))
     if all_tf2:
         return None
-    return Verdict(shown, "as-is", _tf2_hint(tf1_name))
+    return Verdict(shown, "as-is", _tf2_hint(tf1_name, in_compat_v1=all_v1))
 
 
-def _tf2_hint(tf1_name):
+def _tf2_hint(tf1_name, in_compat_v1=True):
     from tf1mem.migrate import forms
 
-    return forms.tf2_form(tf1_name)
+    return forms.tf2_form(tf1_name, in_compat_v1=in_compat_v1)
+
+
+def _exists_v1(name):
+    """Whether ``tf.compat.v1.<path>`` names something in TF 2.21 (from the data)."""
+    parts = name.split(".")[3:] if name.startswith("tf.compat.v1.") else None
+    module, codes = "tensorflow", ""
+    for part in parts or ():
+        names = _module_names(module)
+        if names is None or part not in names or "1" not in names[part]:
+            return False
+        codes = names[part]
+        module = f"{module}.{part}"
+    return bool(parts) and bool(codes)
 
 
 def _removed_symbol(parts):
@@ -476,7 +490,8 @@ def _contrib(parts, base):
     from tf1mem.migrate import forms
 
     home = _homes(path).get(name, "")
-    return Verdict(_display(".".join(parts)), category, forms.contrib_hint(shown, home))
+    return Verdict(_display(".".join(parts)), category,
+                   forms.contrib_hint(shown, home, exists=_exists_v1))
 
 
 def _examples(parts):
