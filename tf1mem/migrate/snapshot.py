@@ -33,10 +33,13 @@ _SKIP_ANY = ("raw_ops",)
 _API_MODULES = ("tensorflow._api.", "tf_keras.api.", "keras.api.", "tf1mem.compat.tf.")
 
 
-def _enters(child, parent):
-    """Whether the walk enters ``child``, a name of ``parent``: a submodule of it, or a
-    module of a public API (never a module it merely imported for its own use)."""
+def _enters(child, parent, attr):
+    """Whether the walk enters ``child``, ``parent.<attr>``: a submodule of it, or a
+    module of a public API, held under its own name (never a module it merely imported
+    for its own use)."""
     name = getattr(child, "__name__", "") or ""
+    if name.rpartition(".")[2] != attr:
+        return False  # held under another name: an implementation detail (estimator_lib)
     return name.startswith((getattr(parent, "__name__", "") or "") + ".") \
         or name.startswith(_API_MODULES)
 
@@ -61,10 +64,8 @@ def _missing(module, path):
 
 
 def _public_names(module):
-    own = (getattr(module, "__name__", "") or "").startswith("tf1mem.")
     try:
-        names = getattr(module, "__all__", None) if own else None
-        names = dir(module) if names is None else names
+        names = set(dir(module)) | set(getattr(module, "__all__", None) or ())
     except Exception:  # noqa: BLE001
         return []
     return sorted(n for n in names if not n.startswith("_"))
@@ -83,6 +84,10 @@ def _walk(module, path, real, modules, missing, ancestors=(), v1=None):
             obj = getattr(module, name)
         except Exception:  # noqa: BLE001 - dir() lists it, getattr refuses: not there
             continue
+        if _is_module(obj) and _provider(module).startswith("tf1mem.") \
+                and not _enters(obj, module, name) \
+                and name not in (getattr(module, "__all__", None) or ()):
+            continue  # a module tf1mem's code imported for itself (sys), not a TF1 name
         codes = ""
         if _is_module(obj):
             codes += "m"
@@ -105,7 +110,7 @@ def _walk(module, path, real, modules, missing, ancestors=(), v1=None):
         v1_obj = getattr(v1, name, None) if v1 is not None else None
         if _is_module(obj) and name not in _SKIP_ANY \
                 and not (path == "tensorflow" and name in _SKIP_TOP) \
-                and obj not in ancestors and (path == "tensorflow" or _enters(obj, module)):
+                and obj not in ancestors and (path == "tensorflow" or _enters(obj, module, name)):
             children.append((name, obj, real_obj if _is_module(real_obj) else None,
                              v1_obj if _is_module(v1_obj) else None))
     modules[path] = entries
