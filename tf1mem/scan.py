@@ -88,11 +88,12 @@ def _body(opts: ScanOptions) -> int:
                  f"{', '.join(str(p) for p in result.reports) or 'none'}). Still needed by "
                  f"hand to run on TF 2 without tf1mem: every finding below (as-is: "
                  f"tf.compat.v1 names need TF 2 behaviour off or their TF 2 form; mapped: "
-                 f"import the maintained module itself; removed: the named replacement).")
+                 f"import the maintained module itself; removed: the named replacement), "
+                 f"and each TF 2 name whose meaning changed ([changed in TF 2]).")
         if result.skipped:
             title += "\nCopied unchanged (tf_upgrade_v2 cannot rewrite them):" + "".join(
                 f"\n  {p}: {why}" for p, why in result.skipped)
-    reports = scanner.scan_paths(paths)
+    reports = scanner.scan_paths(paths, changes=bool(opts.rewrite))
     if opts.json:
         sys.stdout.write(report.format_json(reports, **extra))
     else:

@@ -113,6 +113,7 @@ def _forms_suggestions():
     out = [(f"IDIOMS[{k}]", v[0]) for k, v in forms.IDIOMS.items()]
     out += [(f"CONTRIB_HINTS[{k}]", " ".join(v)) for k, v in forms.CONTRIB_HINTS.items()]
     out.append(("ESTIMATOR", forms.ESTIMATOR))
+    out += [(f"CHANGED_IN_TF2[{k}]", v[1], k) for k, v in forms.CHANGED_IN_TF2.items()]
     return out
 
 

@@ -10,7 +10,8 @@ that matters, never its module's inventory. ``tests/tf/test_scan_suggestions.py`
 every name these forms print in the installed TensorFlow, tf-keras and tf-slim.
 """
 
-__all__ = ["IDIOMS", "CONTRIB_HINTS", "ESTIMATOR", "tf2_form", "contrib_hint"]
+__all__ = ["IDIOMS", "CONTRIB_HINTS", "ESTIMATOR", "CHANGED_IN_TF2", "tf2_form",
+           "contrib_hint", "changed_meaning"]
 
 # TF 2.16+ has no tf.estimator (and no tf.compat.v1.estimator): what to write instead.
 ESTIMATOR = ("TF 2 has no Estimator (tf.estimator left TensorFlow in 2.16): keep it running "
@@ -183,6 +184,28 @@ CONTRIB_HINTS = {
         "TF1 checkpoints)"),
 }
 
+# After ``--rewrite``: TF 2 names tf_upgrade_v2 leaves (or writes) whose meaning is not
+# their TF1 namesake's. Name prefix -> (said once a file, what changed).
+CHANGED_IN_TF2 = {
+    **{f"tf.summary.{_name}": (False, (
+        "TF 2's summary op writes only under a default writer (with tf.summary."
+        "create_file_writer(logdir).as_default():) and needs step= (or tf.summary."
+        "experimental.set_step); TF1's returned a string tensor holding a Summary "
+        "protobuf for a FileWriter (tf.compat.v1.summary." + _name + " keeps that)"))
+       for _name in ("scalar", "histogram", "image", "audio", "text")},
+    "tf.image.resize": (False, "TF 2's tf.image.resize samples at half-pixel centres (TF1's "
+                               "resize_images did not, align_corners is gone): the "
+                               "resized values differ"),
+    "tf.keras": (True, "tf.keras is Keras 3 on TF 2.16+ (layers, optimizers and saved "
+                       "files differ from TF1's Keras); TF1-era code, tf.compat.v1.layers "
+                       "and tf-slim need tf-keras (pip install tf-keras, then "
+                       "TF_USE_LEGACY_KERAS=1)"),
+    "tf.compat.v1": (True, "tf.compat.v1 names left by tf_upgrade_v2 build a graph, and TF 2 "
+                           "runs eagerly: placeholders, sessions and queues need "
+                           "tf.compat.v1.disable_eager_execution() first (or tf1mem.run), "
+                           "else their TF 2 form (the findings above)"),
+}
+
 # Provided modules whose TF1 names take their arguments in another order than their
 # tf.compat.v1 namesakes: tf.contrib.M.X -> (tf.compat.v1 module, the difference).
 _REORDERED = {
@@ -236,3 +259,17 @@ def contrib_hint(name: str, home: str = "", exists=lambda name: True) -> str:
     if home:
         return f"{home} (the same object; tf1mem serves it from there)"
     return f"runs under tf1mem.run as TF 1.15's {name}"
+
+
+def changed_meaning(name: str):
+    """``(prefix, said once a file, what changed)`` when the TF 2 name ``name`` (e.g.
+    ``tf.summary.scalar``) does not mean what its TF1 namesake did, else None."""
+    best = None
+    for prefix in CHANGED_IN_TF2:
+        if name == prefix or name.startswith(prefix + "."):
+            if best is None or len(prefix) > len(best):
+                best = prefix
+    if best is None:
+        return None
+    once, note = CHANGED_IN_TF2[best]
+    return best, once, note
