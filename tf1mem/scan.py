@@ -3,11 +3,14 @@
 Walks ``.py`` files and ``.ipynb`` notebooks, parses them with ``ast`` and reports each
 TF1-only or removed API use with file:line, its category and its TF 2 form, each file's
 verdict ("runs under tf1mem.run" or "will stop at line N because ..."), and totals.
-Its knowledge is the package's one removed-API table (:mod:`tf1mem.compat.table`),
-read through the shim, so the verdict is what ``python -m tf1mem.run`` does.
+Its knowledge is data: the package's one removed-API table (:mod:`tf1mem.compat.table`)
+and what the shim gives user code (:mod:`tf1mem.migrate.tf_names`, checked against the
+installed TensorFlow by a test), so the verdict is what ``python -m tf1mem.run`` does, and
+the scan imports no TensorFlow.
 
 ``--rewrite OUT_DIR`` first runs TensorFlow's ``tf_upgrade_v2`` into OUT_DIR (never in
-place) and then reports what its output still needs by hand.
+place, in a child process) and then reports what its output still needs by hand and what
+changed meaning in TF 2, every path as the user gave it.
 
 Exit codes: 0; 1 when ``--fail-on CATEGORY`` found that category (or ``stops``: a file
 that will stop); 2 for a usage error (a missing path, a bad OUT_DIR); 130 interrupted.

@@ -17,7 +17,7 @@ __all__ = ["IDIOMS", "CONTRIB_HINTS", "ESTIMATOR", "CHANGED_IN_TF2", "tf2_form",
 ESTIMATOR = ("TF 2 has no Estimator (tf.estimator left TensorFlow in 2.16): keep it running "
              "under tf1mem.run (tf1mem's own tf.estimator), or migrate to a tf.keras.Model "
              "(compile/fit) or a custom loop with tf.GradientTape "
-             "(docs/MIGRATION.md#estimators)")
+             "(docs/MIGRATION.md#estimator)")
 
 # TF1 name prefix -> (TF 2 form, docs/MIGRATION.md section anchor). Longest prefix wins.
 IDIOMS = {
