@@ -1,6 +1,6 @@
 """``python -m tf1mem.scan`` is quick and quiet: it imports no TensorFlow, prints no
 TensorFlow log line, gives each name its own hint, says a module's note once a file, and
-``--help`` gives every flag its default.
+``--help`` gives every flag its default; and its data about TensorFlow is current.
 
 The tests here: the command in subprocesses; the suggestions' check against the installed
 TensorFlow: tests/tf/test_scan_suggestions.py.
@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from tests._subproc import describe, run
+from tests._subproc import REPO, describe, run
 
 pytestmark = pytest.mark.slow
 
@@ -90,3 +90,12 @@ def test_help_gives_every_flag_a_help_text_with_its_default():
         help_text = text.split(flag, 2)[-1].split(" --", 1)[0]
         assert "default" in help_text, (flag, help_text)
     assert re.search(r"imports no TensorFlow", text), text
+
+
+def test_the_scanners_data_is_current():
+    """Regenerating tf1mem/migrate/tf_names.py in a fresh process gives the same file (a
+    new table entry, a new re-implementation or another TensorFlow makes it stale)."""
+    proc = run(["-m", "tf1mem.migrate.snapshot"], cwd=REPO, timeout=300, check_rc=0)
+    stored = (REPO / "tf1mem" / "migrate" / "tf_names.py").read_text(encoding="utf-8")
+    assert proc.stdout == stored, ("tf1mem/migrate/tf_names.py is stale: run python -m "
+                                   "tf1mem.migrate.snapshot > tf1mem/migrate/tf_names.py")

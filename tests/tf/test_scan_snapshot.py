@@ -1,28 +1,11 @@
-"""The scanner's data about TensorFlow (tf1mem/migrate/tf_names.py) is what the installed
-TensorFlow under the shim holds: regenerating it gives the same file.
+"""The scanner's data about TensorFlow (tf1mem/migrate/tf_names.py) answers what the
+scanner asks, for the installed TensorFlow.
 
-A new table entry, a new re-implementation or another TensorFlow makes it stale; write it
-again with ``python -m tf1mem.migrate.snapshot > tf1mem/migrate/tf_names.py``.
-
-The tests here: TensorFlow in the test process; the scanner's commands:
-tests/commands/test_scan_quick.py.
+The tests here: TensorFlow in the test process; that regenerating the file (in a fresh
+process) gives the same file: tests/commands/test_scan_quick.py.
 """
 
-import warnings
-from pathlib import Path
-
-from tf1mem.migrate import snapshot, tf_names
-
-KERAS_FIRST = "Keras 3 was imported before tf1mem's shim"
-
-
-def test_the_snapshot_is_current():
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=KERAS_FIRST, category=RuntimeWarning)
-        fresh = snapshot.render()
-    stored = Path(tf_names.__file__).read_text(encoding="utf-8")
-    assert fresh == stored, ("tf1mem/migrate/tf_names.py is stale: run python -m "
-                             "tf1mem.migrate.snapshot > tf1mem/migrate/tf_names.py")
+from tf1mem.migrate import tf_names
 
 
 def test_the_snapshot_knows_what_the_scanner_asks():

@@ -157,3 +157,29 @@ def test_the_checker_reports_a_wrong_entry(resolvers, monkeypatch):
     problems = check(_table_suggestions(), resolvers)
     assert [(w, n) for w, n, _ in problems] == [
         ("REMOVED_SYMBOLS[layers.bogus_entry]", "tf.compat.v1.estimator.DNNClassifier")]
+
+
+def test_a_hint_that_says_the_same_object_names_the_same_object(resolvers):
+    """A provided tf.contrib name's hint "X (the same object ...)" names the very object
+    the name is under tf1mem (not, say, a base class of it)."""
+    tf2, under_shim = resolvers
+    k = knowledge.Knowledge()
+    wrong, checked = [], 0
+    for path in tf_names.HOMES:
+        for item in tf_names.HOMES[path].split():
+            name = item.split("=", 1)[0]
+            verdict = k.judge(f"{path}.{name}")
+            if verdict is None or "(the same object" not in verdict.tf2:
+                continue
+            home = verdict.tf2.split(" ", 1)[0]
+            obj = under_shim(verdict.name)
+            try:
+                same = (under_shim(home) if home.startswith("tf.compat.v1.") else
+                        tf2(home)) is obj
+            except Exception as exc:  # noqa: BLE001 - a home that does not resolve is wrong
+                same = exc
+            checked += 1
+            if same is not True:
+                wrong.append((verdict.name, home, same))
+    assert checked > 100, checked
+    assert not wrong, wrong

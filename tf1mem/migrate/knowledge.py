@@ -7,8 +7,9 @@ and mapped ``tf.contrib`` modules from :mod:`tf1mem.compat.table` (``CONTRIB_MOD
 raises from); what user code's ``tensorflow`` holds under the shim, and whether
 TensorFlow 2's own ``tensorflow`` has the same path ("TF1-only"), from
 :mod:`tf1mem.migrate.tf_names` (written from the installed TensorFlow by
-:mod:`tf1mem.migrate.snapshot`; ``tests/tf/test_scan_snapshot.py`` fails when it is stale,
-and checks these verdicts against the shim's own answers); ``tensorflow.python.*`` from
+:mod:`tf1mem.migrate.snapshot`; ``tests/commands/test_scan_quick.py`` fails when it is stale,
+``tests/commands/test_scan.py`` and ``tests/corpus/test_scan_corpus.py`` check the verdicts
+against what the runner does); ``tensorflow.python.*`` from
 the table's internal modules and TensorFlow's installed files. NumPy names are asked of
 NumPy (what it no longer has, with its own advice; a removed name that resolves under the
 shim is tf1mem's); the legacy views' names (``time.clock``, ``scipy.misc.imread``,
@@ -229,7 +230,6 @@ def _one_line(exc):
 
 def _advice(parts):
     """The table's advice for a removed ``tensorflow.*`` name, or None."""
-    from tf1mem.compat import errors as compat_errors
     from tf1mem.compat import table
 
     if parts[1:2] == ["contrib"] and len(parts) > 2:
@@ -368,7 +368,8 @@ def _tensorflow(dotted, base):
     shown = _display(".".join(lead + walked))
     tf1_name = "tf." + ".".join(walked) if start == "tensorflow" else \
         "tf.estimator." + ".".join(walked)
-    if "o" in codes or start != "tensorflow":
+    if "o" in codes or start != "tensorflow" or not (all_v1 or all_tf2):
+        # tf1mem's own code, or a name only tf1mem's module has (tf.compat.v1 lacks it)
         return Verdict(shown, "reimplemented", _tf2_hint(tf1_name, in_compat_v1=all_v1))
     if all_tf2:
         return None
@@ -439,6 +440,68 @@ def _source_exists(module):
                for f in _listdir(os.path.dirname(path))):
             return True
     return False
+
+
+def _module_file(module):
+    """The ``.py`` file of an installed module, found without importing it, or None."""
+    import importlib.util
+    import os
+
+    top, *rest = module.split(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        for path in (os.path.join(folder, *rest, "__init__.py"),
+                     os.path.join(folder, *rest) + ".py"):
+            if os.path.isfile(path):
+                return path
+    return None
+
+
+def _module_defines(module, name):
+    """Whether the installed module's source binds ``name`` at its top level (read with
+    ``ast``, never imported); None when that cannot be told (no source, a star import,
+    a module ``__getattr__``, a submodule of that name)."""
+    import ast
+    import os
+
+    path = _module_file(module)
+    if path is None:
+        return None
+    if os.path.basename(path) == "__init__.py" and _source_exists(f"{module}.{name}"):
+        return True
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    bound = set()
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.If, ast.Try, ast.With)):
+            for part in ("body", "orelse", "finalbody", "handlers"):
+                stack.extend(getattr(node, part, []) or [])
+        elif isinstance(node, ast.ExceptHandler):
+            stack.extend(node.body)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                bound.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name):
+                        bound.add(sub.id)
+    if "__getattr__" in bound:
+        return None
+    return name in bound
 
 
 def _listdir(folder):
@@ -526,6 +589,13 @@ def _internal(parts, base):
                 missing = ".".join(base_parts[:cut + 1])
                 return Verdict(_display(missing), "removed-none", "no TF 2 form",
                                f"No module named {missing!r}")
-            return None  # the module, or a name imported from it (not checked)
+            if cut == len(base_parts) - 1:  # ``from module import name``
+                name = base_parts[-1]
+                moved = any(m == module and n == name for m, n, *_ in table.INTERNAL_ALIASES)
+                if not moved and _module_defines(module, name) is False:
+                    return Verdict(_display(".".join(base_parts)), "removed-none",
+                                   "no TF 2 form",
+                                   f"cannot import name {name!r} from {module!r}")
+            return None
     return Verdict(_display(".".join(base_parts[:3])), "removed-none", "no TF 2 form",
                    f"No module named {'.'.join(base_parts[:3])!r}")
