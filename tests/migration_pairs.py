@@ -314,6 +314,69 @@ def input_data_test_set():
              float(y2.numpy().sum()), 0.0]]
 
 
+_EST_X = [[1.0, 2.0], [2.0, -1.0], [0.5, 0.5], [-1.0, 3.0]]
+_EST_Y = [[3.0], [1.5], [1.0], [4.0]]
+_EST_STEPS = 5
+
+
+def _estimator_weights():
+    """TF1: a custom model_fn Estimator (tf1mem's tf.estimator, what tf1mem.run gives a TF1
+    script), full-batch gradient descent on mean squared error, from zeros."""
+    import tensorflow as tf
+
+    from tf1mem.compat.tf import estimator as tf1_estimator
+
+    v1 = tf.compat.v1
+
+    def model_fn(features, labels, mode):
+        w = v1.get_variable("w", [2, 1], initializer=v1.zeros_initializer())
+        b = v1.get_variable("b", [1], initializer=v1.zeros_initializer())
+        pred = tf.matmul(features["x"], w) + b
+        loss = v1.losses.mean_squared_error(labels, pred)
+        train = v1.train.GradientDescentOptimizer(0.1).minimize(
+            loss, global_step=v1.train.get_global_step())
+        return tf1_estimator.EstimatorSpec(mode, loss=loss, train_op=train)
+
+    def input_fn():
+        data = tf.data.Dataset.from_tensors(({"x": tf.constant(_EST_X)}, tf.constant(_EST_Y)))
+        return data.repeat()
+
+    est = tf1_estimator.Estimator(model_fn, model_dir=tempfile.mkdtemp())
+    est.train(input_fn, steps=_EST_STEPS)
+    return [est.get_variable_value("w").ravel().tolist(),
+            est.get_variable_value("b").tolist()]
+
+
+@pair
+def estimator_keras_fit():
+    import tensorflow as tf
+
+    tf1 = _estimator_weights()
+    model = tf.keras.Sequential([tf.keras.layers.Dense(
+        1, kernel_initializer="zeros", bias_initializer="zeros", input_shape=(2,))])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    model.fit(np.array(_EST_X), np.array(_EST_Y), batch_size=len(_EST_X),
+              epochs=_EST_STEPS, shuffle=False, verbose=0)
+    kernel, bias = model.layers[0].get_weights()
+    return [tf1, [kernel.ravel().tolist(), bias.tolist()]]
+
+
+@pair
+def estimator_custom_loop():
+    import tensorflow as tf
+
+    tf1 = _estimator_weights()
+    w, b = tf.Variable(tf.zeros([2, 1])), tf.Variable(tf.zeros([1]))
+    x, y = tf.constant(_EST_X), tf.constant(_EST_Y)
+    for _ in range(_EST_STEPS):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(y - (tf.matmul(x, w) + b)))
+        gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(0.1 * gw)
+        b.assign_sub(0.1 * gb)
+    return [tf1, [w.numpy().ravel().tolist(), b.numpy().tolist()]]
+
+
 if __name__ == "__main__":
     # One pair per process: tf_keras layers made inside a tf.Graph invalidate those made
     # outside it, so pairs must not share a process.

@@ -3,11 +3,14 @@
 Walks ``.py`` files and ``.ipynb`` notebooks, parses them with ``ast`` and reports each
 TF1-only or removed API use with file:line, its category and its TF 2 form, each file's
 verdict ("runs under tf1mem.run" or "will stop at line N because ..."), and totals.
-Its knowledge is the package's one removed-API table (:mod:`tf1mem.compat.table`),
-read through the shim, so the verdict is what ``python -m tf1mem.run`` does.
+Its knowledge is data: the package's one removed-API table (:mod:`tf1mem.compat.table`)
+and what the shim gives user code (:mod:`tf1mem.migrate.tf_names`, checked against the
+installed TensorFlow by a test), so the verdict is what ``python -m tf1mem.run`` does, and
+the scan imports no TensorFlow.
 
 ``--rewrite OUT_DIR`` first runs TensorFlow's ``tf_upgrade_v2`` into OUT_DIR (never in
-place) and then reports what its output still needs by hand.
+place, in a child process) and then reports what its output still needs by hand and what
+changed meaning in TF 2, every path as the user gave it.
 
 Exit codes: 0; 1 when ``--fail-on CATEGORY`` found that category (or ``stops``: a file
 that will stop); 2 for a usage error (a missing path, a bad OUT_DIR); 130 interrupted.
@@ -22,7 +25,7 @@ from typing import Optional, Sequence, Tuple
 
 from tf1mem import _cli, errors
 
-__all__ = ["ScanOptions", "parse_args", "main"]
+__all__ = ["ScanOptions", "parse_args", "main", "entry"]
 
 # Keys of tf1mem.migrate.knowledge.CATEGORIES (kept in sync by tests/unit/test_scan.py),
 # plus "stops": any file that will stop.
@@ -43,16 +46,21 @@ def _parser():
     p = argparse.ArgumentParser(
         prog="python -m tf1mem.scan",
         description="Report what each TF1 file needs to run under tf1mem.run and natively "
-                    "on TF 2 (reads the code, never runs it).")
-    p.add_argument("paths", nargs="+", metavar="PATH", help=".py / .ipynb files or folders")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+                    "on TF 2. It reads the code and never runs it; it imports no TensorFlow "
+                    "(only --rewrite runs tf_upgrade_v2, in a child process).")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help=".py / .ipynb files or folders (folders are walked; hidden folders "
+                        "and __pycache__ are skipped)")
+    p.add_argument("--json", action="store_true",
+                   help="print the report as JSON instead of text (default: text)")
     p.add_argument("--fail-on", action="append", default=[], choices=FAIL_ON,
                    metavar="CATEGORY",
                    help=f"exit 1 when a finding of CATEGORY is present (repeatable; one of "
-                        f"{', '.join(FAIL_ON)})")
+                        f"{', '.join(FAIL_ON)}; default: none, exit 0 whatever is found)")
     p.add_argument("--rewrite", metavar="OUT_DIR",
                    help="run tf_upgrade_v2 into OUT_DIR (a new or empty folder, never the "
-                        "input), then report what its output still needs by hand")
+                        "input), then report what its output still needs by hand and what "
+                        "changed meaning in TF 2 (default: no rewrite)")
     return p
 
 
@@ -83,11 +91,12 @@ def _body(opts: ScanOptions) -> int:
                  f"{', '.join(str(p) for p in result.reports) or 'none'}). Still needed by "
                  f"hand to run on TF 2 without tf1mem: every finding below (as-is: "
                  f"tf.compat.v1 names need TF 2 behaviour off or their TF 2 form; mapped: "
-                 f"import the maintained module itself; removed: the named replacement).")
+                 f"import the maintained module itself; removed: the named replacement), "
+                 f"and each TF 2 name whose meaning changed ([changed in TF 2]).")
         if result.skipped:
             title += "\nCopied unchanged (tf_upgrade_v2 cannot rewrite them):" + "".join(
                 f"\n  {p}: {why}" for p, why in result.skipped)
-    reports = scanner.scan_paths(paths)
+    reports = scanner.scan_paths(paths, changes=bool(opts.rewrite))
     if opts.json:
         sys.stdout.write(report.format_json(reports, **extra))
     else:
@@ -107,6 +116,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the command; returns its exit code."""
     opts = parse_args(argv)
     return _cli.run_command("tf1mem.scan", lambda: _body(opts))
+
+
+def entry() -> None:
+    """Console-script entry point (``tf1mem-scan``)."""
+    sys.exit(main())
 
 
 if __name__ == "__main__":

@@ -55,3 +55,6 @@ def test_the_scanners_tf2_forms_point_at_sections_that_exist():
                                               re.M)}
     for name, (_, anchor) in forms.IDIOMS.items():
         assert anchor in anchors, f"{name}: docs/MIGRATION.md has no section #{anchor}"
+    for text in (forms.ESTIMATOR,):
+        for anchor in re.findall(r"MIGRATION\.md#([\w-]+)", text):
+            assert anchor in anchors, f"{text}: docs/MIGRATION.md has no section #{anchor}"

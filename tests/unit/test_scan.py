@@ -14,3 +14,14 @@ pytestmark = pytest.mark.slow
 
 def test_fail_on_choices_are_the_categories():
     assert set(scan.FAIL_ON) == set(knowledge.CATEGORIES) | {"stops"}
+
+
+def test_scan_has_a_console_script():
+    import configparser
+    from pathlib import Path
+
+    cfg = configparser.ConfigParser()
+    cfg.read(Path(__file__).resolve().parents[2] / "setup.cfg")
+    scripts = cfg.get("options.entry_points", "console_scripts")
+    assert "tf1mem-scan = tf1mem.scan:entry" in scripts
+    assert callable(scan.entry)

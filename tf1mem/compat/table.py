@@ -216,7 +216,7 @@ REMOVED_SYMBOLS = {
                                           "provides it; the monotonic variants it does not)",
     "seq2seq.LuongMonotonicAttention": "tf.contrib.seq2seq.LuongAttention (tf1mem provides "
                                        "it; the monotonic variants it does not)",
-    "legacy_seq2seq.embedding_rnn_seq2seq": "tf.contrib.seq2seq.BasicDecoder over "
+    "legacy_seq2seq.embedding_rnn_seq2seq": "tf.contrib.seq2seq.BasicDecoder (tf1mem provides it) over "
                                             "tf.nn.embedding_lookup inputs",
     "legacy_seq2seq.embedding_attention_seq2seq": "tf.contrib.seq2seq.AttentionWrapper "
                                                   "with BasicDecoder (tf1mem provides "
@@ -292,7 +292,7 @@ REMOVED_SYMBOLS.update({
                                       "before_run fetches the variable",
     "learn.monitors.PrintTensor": "tf.compat.v1.train.LoggingTensorHook",
     "learn.monitors.LoggingTrainable": "tf.compat.v1.train.LoggingTensorHook over "
-                                       "tf.trainable_variables()",
+                                       "tf.compat.v1.trainable_variables()",
     "learn.monitors.SummarySaver": "tf.compat.v1.train.SummarySaverHook",
     "learn.monitors.CheckpointSaver": "tf.compat.v1.train.CheckpointSaverHook (or "
                                       "RunConfig's save_checkpoints_steps)",
@@ -315,7 +315,7 @@ REMOVED_SYMBOLS.update({
                               "sklearn.cluster.KMeans",
     "learn.preprocessing.CategoricalProcessor": "tf.keras.layers.StringLookup",
     "learn.preprocessing.ByteProcessor": "tf.strings.unicode_decode / tf.io.decode_raw",
-    "summary.create_db_writer": "tf.contrib.summary.create_file_writer (the SQLite "
+    "summary.create_db_writer": "tf.contrib.summary.create_file_writer (tf1mem provides it; the SQLite "
                                 "writer left with TF 2)",
     "cudnn_rnn.CudnnLSTM": "tf.keras.layers.LSTM (cuDNN's kernel on a GPU), or "
                            "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell (tf1mem provides it)",
@@ -706,7 +706,7 @@ ESTIMATOR_EXPERIMENTAL_REMOVED = {
 
 # Names TF 1.15.5's tf.compat.v2.estimator did not have at all -> what to use.
 ESTIMATOR_V2_ABSENT = {
-    "inputs": "tf.compat.v1.estimator.inputs (numpy_input_fn, pandas_input_fn), or tf.data",
+    "inputs": "tf.estimator.inputs (numpy_input_fn, pandas_input_fn; tf1mem provides it), or tf.data",
     "tpu": "tf.distribute.TPUStrategy with tf.keras",
 }
 

@@ -1,24 +1,24 @@
 """What one TF1 (or NumPy) name becomes under tf1mem.run and on TF 2: the scanner's judge.
 
 This module owns the verdict for a single dotted name such as
-``tensorflow.contrib.factorization.KMeans`` or ``numpy.float``. It holds no list of
-its own: removed and mapped ``tf.contrib`` modules come from
-:mod:`tf1mem.compat.table` (``CONTRIB_MODULES``, ``REMOVED_CONTRIB``,
-``REMOVED_SYMBOLS`` and ``REMOVED_TOP_LEVEL``,
-the very objects the shim raises from); whether a name exists is asked of the shim
-itself, installed for the scan (``tensorflow.contrib`` / ``tensorflow.examples`` through
-its finder, ``tf.X`` through the module user code gets), compared with TensorFlow 2's own
-``tensorflow`` module for "TF1-only"; NumPy names are asked of NumPy (what it no longer
-has, with its own advice; a removed name that resolves under the shim is tf1mem's); the
-legacy views' names (``time.clock``, ``scipy.misc.imread``, ``Image.ANTIALIAS``,
-``sklearn.cross_validation``) are judged from the views' own tables
+``tensorflow.contrib.factorization.KMeans`` or ``numpy.float``, from data only: removed
+and mapped ``tf.contrib`` modules from :mod:`tf1mem.compat.table` (``CONTRIB_MODULES``,
+``REMOVED_CONTRIB``, ``REMOVED_SYMBOLS``, the module aliases; the very objects the shim
+raises from); what user code's ``tensorflow`` holds under the shim, and whether
+TensorFlow 2's own ``tensorflow`` has the same path ("TF1-only"), from
+:mod:`tf1mem.migrate.tf_names` (written from the installed TensorFlow by
+:mod:`tf1mem.migrate.snapshot`; ``tests/commands/test_scan_quick.py`` fails when it is stale,
+``tests/commands/test_scan.py`` and ``tests/corpus/test_scan_corpus.py`` check the verdicts
+against what the runner does); ``tensorflow.python.*`` from
+the table's internal modules and TensorFlow's installed files. NumPy names are asked of
+NumPy (what it no longer has, with its own advice; a removed name that resolves under the
+shim is tf1mem's); the legacy views' names (``time.clock``, ``scipy.misc.imread``,
+``Image.ANTIALIAS``, ``sklearn.cross_validation``) are judged from the views' own tables
 (:mod:`tf1mem.compat.legacy.stdlib_view`, :mod:`tf1mem.compat.legacy.stack_view`) when the
-installed module lacks them. So a verdict is what the runner would do, by construction.
+installed module lacks them. Each TF 2 form is one name's (:mod:`tf1mem.migrate.forms`).
 
-Guarantee: resolving a name imports TensorFlow (and, for a mapped contrib module, its
-source such as tf-slim) in this process, never the scanned code; the shim is installed
-only inside ``with Knowledge():`` and uninstalled on leaving. Nothing is imported
-at import time.
+Guarantee: judging imports neither TensorFlow nor the scanned code (NumPy and the
+installed stack modules are asked directly). Nothing is imported at import time.
 """
 
 import dataclasses
@@ -49,12 +49,15 @@ class Verdict:
       category: a key of :data:`CATEGORIES`.
       tf2: the TF 2 form (or what to use instead).
       why: for a stopping category, the error the runner raises (its message).
+      note_of: ``tf.contrib.M`` when ``tf2`` is that module's note rather than one name's
+        hint (the scanner says a module's note once a file).
     """
 
     name: str
     category: str
     tf2: str
     why: str = ""
+    note_of: str = ""  # set when tf2 is the note of this tf.contrib module (said once a file)
 
 
 def _display(dotted):
@@ -82,49 +85,21 @@ def _entry(entry):
     return sources, str(note)
 
 
-def _provider(obj):
-    """The module that defines ``obj`` ("" when unknown)."""
-    if _is_module(obj):
-        return getattr(obj, "__name__", "") or ""
-    return getattr(obj, "__module__", "") or ""
-
-
-def _tf2_hint(tf1_name):
-    from tf1mem.migrate import forms
-
-    return forms.tf2_form(tf1_name)
-
-
 class Knowledge:
-    """Resolves dotted names under the TF1 shim; caches each answer.
+    """Judges dotted names from data; caches each answer.
 
-    Use as a context manager: entering installs the shim exactly as ``tf1mem.run`` does
-    (no server may start), leaving uninstalls it again (unless it was installed
-    before). Names are then resolved by what user code would see: the ``tensorflow``
-    module the shim gives, ``tensorflow.contrib`` / ``tensorflow.examples`` through its
-    finder, real TensorFlow 2.21 for ``tensorflow.python``.
+    A context manager for the callers that scan many files with one (``with
+    Knowledge() as k:``); entering and leaving change nothing outside it.
     """
 
     def __init__(self):
         self._cache = {}
-        self._tf = None
-        self._tf1 = None
-        self._legacy = None
 
     def __enter__(self):
-        from tf1mem import compat
-
-        self._legacy = compat.legacy(import_hook="modules",
-                                   forbid_servers="the migration scanner starts no server")
-        self._tf1 = self._legacy.__enter__()
-        import tensorflow as tf
-
-        self._tf = tf
         return self
 
     def __exit__(self, *exc):
-        legacy, self._legacy = self._legacy, None
-        return legacy.__exit__(*exc) if legacy is not None else False
+        return False
 
     def judge(self, dotted: str, base: Optional[str] = None) -> Optional[Verdict]:
         """The verdict for ``dotted`` (a full name from ``tensorflow`` or ``numpy``).
@@ -147,92 +122,10 @@ class Knowledge:
             elif root in _legacy_roots():
                 self._cache[key] = _legacy(dotted)
             elif root == "tensorflow":
-                if self._legacy is None:
-                    raise RuntimeError("Knowledge.judge needs `with Knowledge() as k:`")
-                self._cache[key] = self._tensorflow(dotted, dotted if base is None else base)
+                self._cache[key] = _tensorflow(dotted, dotted if base is None else base)
             else:
                 self._cache[key] = None
         return self._cache[key]
-
-    # -- tensorflow --------------------------------------------------------------------
-
-    def _import(self, dotted):
-        """What ``import dotted`` / ``from parent import last`` gives user code."""
-        if dotted == "tensorflow":
-            return self._tf1
-        compat = dotted.startswith("tensorflow.compat.") or dotted == "tensorflow.compat"
-        try:
-            if compat:
-                return _user_import(dotted)
-            return importlib.import_module(dotted)
-        except ImportError as exc:
-            parent, _, last = dotted.rpartition(".")
-            # A tensorflow.compat.vN.estimator.X import names tensorflow.estimator.X
-            # in its error: the leaf may still be an attribute of its parent.
-            if (getattr(exc, "name", None) != dotted and not compat) or not parent:
-                raise
-            try:
-                return getattr(self._import(parent), last)
-            except AttributeError:
-                raise exc from None
-
-    def _tensorflow(self, dotted, base):
-        from tf1mem.compat import errors as compat_errors
-        from tf1mem.compat import table
-
-        parts = dotted.split(".")
-        shown = _display(dotted)
-        if (parts[1:3] == ["compat", "v2"] and parts[3:4] != ["estimator"]) \
-                or parts[1:] == ["compat"]:
-            return None  # plain TF 2 (TF 2.21 has no tf.compat.v2.estimator: judged below)
-        n_base = len(base.split("."))
-        walked = n_base
-        try:
-            obj = self._import(base)
-            for part in parts[n_base:]:
-                if not _is_module(obj):
-                    break
-                obj = getattr(obj, part)
-                walked += 1
-        except (ImportError, AttributeError) as exc:
-            advice = _advice(parts)
-            if isinstance(exc, (compat_errors.RemovedModuleError, compat_errors.RemovedAttributeError)):
-                return Verdict(shown, _removed_category(advice), advice or "no replacement",
-                               _one_line(exc))
-            return Verdict(shown, "removed-none", advice or "no TF 2 form", _one_line(exc))
-        except Exception as exc:  # noqa: BLE001 - TensorFlow's lazy modules may raise more
-            return Verdict(shown, "removed-none", "no TF 2 form",
-                           f"resolving it under the shim raised {type(exc).__name__}: "
-                           f"{_one_line(exc)}")
-        own = _provider(obj).startswith("tf1mem.")
-        if parts[1:2] == ["contrib"] and len(parts) > 2:
-            entry = table.CONTRIB_MODULES.get(parts[2])
-            if entry is None:  # importable, but not through the table: nothing to say
-                return None
-            sources, note = _entry(entry)
-            own = own or any(isinstance(s, str) and s.startswith("tf1mem.") for s in sources)
-            return Verdict(shown, "reimplemented" if own else "mapped",
-                           _contrib_tf2(sources, note))
-        if parts[1:2] == ["examples"]:
-            return Verdict(shown, "mapped", "tensorflow_datasets or "
-                           "tf.keras.datasets.mnist.load_data() (tf1mem maps it to "
-                           f"{getattr(obj, '__name__', shown)})")
-        inner = parts[1:walked]
-        if inner[:2] in (["compat", "v1"], ["compat", "v2"]):
-            inner = inner[2:]
-        if not inner or parts[1] == "python":
-            return None
-        if own:  # a TF1 name the shim serves from tf1mem's own code (e.g. tf.estimator)
-            return Verdict(_display(".".join(parts[:walked])), "reimplemented",
-                           _tf2_hint("tf." + ".".join(inner)))
-        # TF1-only when TensorFlow 2's own namespace lacks the same path.
-        obj2 = self._tf
-        for part in inner:
-            if not hasattr(obj2, part):
-                return Verdict(_display(".".join(parts[:walked])), "as-is",
-                               _tf2_hint("tf." + ".".join(inner)))
-            obj2 = getattr(obj2, part)
-        return None
 
     # -- numpy -------------------------------------------------------------------------
 
@@ -331,27 +224,12 @@ def _legacy(dotted):
     return None
 
 
-def _user_import(dotted):
-    """``import dotted`` as user code under the installed shim does it, through the shim's
-    import hook: ``tensorflow.compat[...]`` is then the shim's view, with
-    ``tf.compat.v1.estimator`` (TF 2.21's own ``tensorflow.compat.v1`` has none)."""
-    import builtins
-
-    from tf1mem import compat
-
-    user_builtins = compat.user_globals().get("__builtins__") or {}
-    hook = user_builtins.get("__import__", builtins.__import__)
-    # a non-empty fromlist makes __import__ return the module named, not the package
-    return hook(dotted, {"__name__": "__main__"}, None, ("__doc__",), 0)
-
-
 def _one_line(exc):
     return " ".join(str(exc).split())
 
 
 def _advice(parts):
     """The table's advice for a removed ``tensorflow.*`` name, or None."""
-    from tf1mem.compat import errors as compat_errors
     from tf1mem.compat import table
 
     if parts[1:2] == ["contrib"] and len(parts) > 2:
@@ -397,3 +275,327 @@ def _contrib_tf2(sources, note):
     if len(sources) == 1 and named and not named[0].startswith("tf1mem."):
         return f"import {named[0]} ({note})"
     return note
+
+
+# -- tensorflow ---------------------------------------------------------------------------
+
+def _names():
+    from tf1mem.migrate import tf_names
+
+    return tf_names
+
+
+def _module_names(path):
+    """``{name: codes}`` of user code's module ``path`` under the shim, or None when the
+    snapshot did not walk it."""
+    cache = _MODULE_CACHE
+    if path not in cache:
+        text = _names().MODULES.get(path)
+        cache[path] = None if text is None else dict(
+            item.split(":", 1) for item in text.split())
+    return cache[path]
+
+
+_MODULE_CACHE = {}
+
+
+def _homes(path):
+    """``{name: home}`` of a provided tf.contrib module (empty when not walked)."""
+    key = ("homes", path)
+    if key not in _MODULE_CACHE:
+        text = _names().HOMES.get(path, "")
+        _MODULE_CACHE[key] = dict(item.split("=", 1) for item in text.split())
+    return _MODULE_CACHE[key]
+
+
+def _missing(path, name):
+    template = _names().MISSING.get(path) or f"module {path!r} has no attribute '{{}}'"
+    return template.replace("{}", name)
+
+
+def _tensorflow(dotted, base):
+    from tf1mem.compat import table
+
+    parts = dotted.split(".")
+    private = next((i for i, part in enumerate(parts) if part.startswith("_")), None)
+    if private is not None:  # a module's own attributes (__name__, _impl): not TF1 API
+        parts = parts[:private]
+        dotted = ".".join(parts)
+        base = ".".join(base.split(".")[:private])
+    if (parts[1:3] == ["compat", "v2"] and parts[3:4] != ["estimator"]) \
+            or parts[1:] == ["compat"] or len(parts) == 1:
+        return None  # plain TF 2 (TF 2.21 has no tf.compat.v2.estimator: judged below)
+    if parts[1] == "contrib":
+        return _contrib(parts, base)
+    if parts[1] == "examples":
+        return _examples(parts)
+    if parts[1] == "python":
+        return _internal(parts, base)
+    if parts[1:3] == ["compat", "v1"]:
+        if len(parts) == 3:
+            return None
+        if parts[3] in table.NOT_IN_COMPAT_V1:
+            why = (f"{_missing('tensorflow.compat.v1', parts[3])} "
+                   f"({table.NOT_IN_COMPAT_V1[parts[3]]})")
+            return Verdict(_display(".".join(parts[:4])), "removed-none",
+                           "no TF 2 form", why)
+        start, inner, lead = "tensorflow", parts[3:], parts[:3]
+    elif parts[1:4] == ["compat", "v2", "estimator"]:
+        start, inner, lead = "tensorflow.compat.v2.estimator", parts[4:], parts[:4]
+        if not inner:
+            return Verdict(_display(dotted), "reimplemented", _tf2_hint("tf.estimator"))
+    else:
+        start, inner, lead = "tensorflow", parts[1:], parts[:1]
+    module, walked, codes, all_tf2, all_v1 = start, [], "", start == "tensorflow", True
+    for name in inner:
+        names = _module_names(module)
+        if names is None:
+            break  # below what the snapshot walked (all of it is TF 2's): nothing to say
+        if name not in names:
+            advice = _advice(parts)
+            return Verdict(_display(".".join(lead + walked + [name])),
+                           _removed_category(advice) if advice else "removed-none",
+                           advice or "no TF 2 form", _missing(module, name))
+        codes = names[name]
+        walked.append(name)
+        all_tf2 = all_tf2 and "2" in codes
+        all_v1 = all_v1 and "1" in codes
+        if "m" not in codes:
+            break
+        module = f"{module}.{name}"
+    if not walked:
+        return None
+    shown = _display(".".join(lead + walked))
+    tf1_name = "tf." + ".".join(walked) if start == "tensorflow" else \
+        "tf.estimator." + ".".join(walked)
+    if "o" in codes or start != "tensorflow" or not (all_v1 or all_tf2):
+        # tf1mem's own code, or a name only tf1mem's module has (tf.compat.v1 lacks it)
+        return Verdict(shown, "reimplemented", _tf2_hint(tf1_name, in_compat_v1=all_v1))
+    if all_tf2:
+        return None
+    return Verdict(shown, "as-is", _tf2_hint(tf1_name, in_compat_v1=all_v1))
+
+
+def _tf2_hint(tf1_name, in_compat_v1=True):
+    from tf1mem.migrate import forms
+
+    return forms.tf2_form(tf1_name, in_compat_v1=in_compat_v1)
+
+
+def _exists_v1(name):
+    """Whether ``tf.compat.v1.<path>`` names something in TF 2.21 (from the data)."""
+    parts = name.split(".")[3:] if name.startswith("tf.compat.v1.") else None
+    module, codes = "tensorflow", ""
+    for part in parts or ():
+        names = _module_names(module)
+        if names is None or part not in names or "1" not in names[part]:
+            return False
+        codes = names[part]
+        module = f"{module}.{part}"
+    return bool(parts) and bool(codes)
+
+
+def _removed_symbol(parts):
+    """``(qualified, advice)`` of the longest REMOVED_SYMBOLS key naming ``parts``, or None."""
+    from tf1mem.compat import table
+
+    for cut in range(len(parts), 3, -1):
+        key = ".".join(parts[2:cut])
+        if key in table.REMOVED_SYMBOLS:
+            return "tf." + ".".join(parts[1:cut]), table.REMOVED_SYMBOLS[key]
+    return None
+
+
+def _is_module_path(fullname):
+    """Whether the shim's finder serves ``fullname`` as a module (the table's paths)."""
+    from tf1mem.compat import table
+
+    keys = (*table.MODULE_ALIASES, *(f"tensorflow.contrib.{k}" for k in (
+        *table.CONTRIB_SUBMODULES, *table.CONTRIB_PACKAGES)))
+    if any(k == fullname or k.startswith(fullname + ".") for k in keys):
+        return True
+    for prefix, real in table.MODULE_PREFIX_ALIASES.items():
+        if fullname == prefix or fullname.startswith(prefix + "."):
+            return _source_exists(real + fullname[len(prefix):])
+    return False
+
+
+def _source_exists(module):
+    """Whether an installed module's file exists, found without importing it."""
+    import importlib.util
+    import os
+
+    top, *rest = module.split(".")
+    try:
+        spec = importlib.util.find_spec(top)  # a top-level name: nothing is imported
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.submodule_search_locations:
+        return spec is not None and not rest
+    for folder in spec.submodule_search_locations:
+        path = os.path.join(folder, *rest)
+        if not rest or os.path.isdir(path) or os.path.isfile(path + ".py"):
+            return True
+        if any(f.startswith(rest[-1] + ".") and f.endswith((".so", ".pyd"))
+               for f in _listdir(os.path.dirname(path))):
+            return True
+    return False
+
+
+def _module_file(module):
+    """The ``.py`` file of an installed module, found without importing it, or None."""
+    import importlib.util
+    import os
+
+    top, *rest = module.split(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        for path in (os.path.join(folder, *rest, "__init__.py"),
+                     os.path.join(folder, *rest) + ".py"):
+            if os.path.isfile(path):
+                return path
+    return None
+
+
+def _module_defines(module, name):
+    """Whether the installed module's source binds ``name`` at its top level (read with
+    ``ast``, never imported); None when that cannot be told (no source, a star import,
+    a module ``__getattr__``, a submodule of that name)."""
+    import ast
+    import os
+
+    path = _module_file(module)
+    if path is None:
+        return None
+    if os.path.basename(path) == "__init__.py" and _source_exists(f"{module}.{name}"):
+        return True
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    bound = set()
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.If, ast.Try, ast.With)):
+            for part in ("body", "orelse", "finalbody", "handlers"):
+                stack.extend(getattr(node, part, []) or [])
+        elif isinstance(node, ast.ExceptHandler):
+            stack.extend(node.body)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                bound.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name):
+                        bound.add(sub.id)
+    if "__getattr__" in bound:
+        return None
+    return name in bound
+
+
+def _listdir(folder):
+    import os
+
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _contrib(parts, base):
+    from tf1mem.compat import errors as compat_errors
+    from tf1mem.compat import table
+
+    if len(parts) == 2:
+        return None  # tensorflow.contrib itself: its modules carry the findings
+    module = parts[2]
+    entry = table.CONTRIB_MODULES.get(module)
+    if entry is None:
+        advice = table.REMOVED_CONTRIB.get(module)
+        return Verdict(_display(".".join(parts)), _removed_category(advice),
+                       advice or "no replacement",
+                       compat_errors.removed_message(f"tf.contrib.{module}", advice))
+    sources, note = _entry(entry)
+    own = any(isinstance(s, str) and s.startswith("tf1mem.") for s in sources)
+    category = "reimplemented" if own else "mapped"
+    if len(parts) == 3:
+        return Verdict(f"tf.contrib.{module}", category, _contrib_tf2(sources, note),
+                       note_of=f"tf.contrib.{module}")
+    path = f"tensorflow.contrib.{module}"
+    names = _module_names(path)
+    name = parts[3]
+    shown = f"tf.contrib.{module}.{name}"
+    removed = _removed_symbol(parts)
+    # (a name the table lists as removed that tf1mem's module has after all is provided)
+    if removed is not None and not (names and name in names and removed[0] == shown):
+        qualified, advice = removed
+        return Verdict(qualified, _removed_category(advice), advice or "no replacement",
+                       compat_errors.removed_message(qualified, advice))
+    if names is not None and name not in names:
+        deeper = ".".join(parts[:4])
+        if not _is_module_path(deeper) and not (
+                len(sources) == 1 and isinstance(sources[0], str)
+                and _source_exists(".".join([sources[0], *parts[3:4]]))):
+            return Verdict(shown, "removed-none", "no replacement", _missing(path, name))
+        return Verdict(_display(".".join(parts)), category, _contrib_tf2(sources, note),
+                       note_of=f"tf.contrib.{module}")
+    from tf1mem.migrate import forms
+
+    home = _homes(path).get(name, "")
+    return Verdict(_display(".".join(parts)), category,
+                   forms.contrib_hint(shown, home, exists=_exists_v1))
+
+
+def _examples(parts):
+    from tf1mem.compat import table
+
+    fullname = ".".join(parts)
+    if len(parts) == 2 or any(k == fullname or k.startswith(fullname + ".")
+                              or fullname.startswith(k + ".")
+                              for k in table.MODULE_ALIASES if k.startswith(
+                                  "tensorflow.examples.")):
+        target = table.MODULE_ALIASES.get(fullname)
+        return Verdict(_display(fullname), "mapped", "tensorflow_datasets or "
+                       "tf.keras.datasets.mnist.load_data()" + (
+                           f" (tf1mem maps it to {target})" if target else ""))
+    return Verdict(_display(fullname), "removed-none", "no TF 2 form",
+                   f"{fullname} is not part of TensorFlow 2; of tensorflow.examples tf1mem "
+                   f"provides tensorflow.examples.tutorials.mnist (input_data, mnist).")
+
+
+def _internal(parts, base):
+    """``tensorflow.python.*``: the table's internal modules, else TF's installed files."""
+    from tf1mem.compat import table
+
+    base_parts = base.split(".")
+    for cut in range(len(base_parts), 1, -1):
+        module = ".".join(base_parts[:cut])
+        if module in table.INTERNAL_MODULES or any(
+                module == p or module.startswith(p + ".") for p in table.INTERNAL_PREFIXES):
+            return None
+        if _source_exists(module):
+            if cut < len(base_parts) - 1:  # a module path below a module file: not there
+                missing = ".".join(base_parts[:cut + 1])
+                return Verdict(_display(missing), "removed-none", "no TF 2 form",
+                               f"No module named {missing!r}")
+            if cut == len(base_parts) - 1:  # ``from module import name``
+                name = base_parts[-1]
+                moved = any(m == module and n == name for m, n, *_ in table.INTERNAL_ALIASES)
+                if not moved and _module_defines(module, name) is False:
+                    return Verdict(_display(".".join(base_parts)), "removed-none",
+                                   "no TF 2 form",
+                                   f"cannot import name {name!r} from {module!r}")
+            return None
+    return Verdict(_display(".".join(base_parts[:3])), "removed-none", "no TF 2 form",
+                   f"No module named {'.'.join(base_parts[:3])!r}")

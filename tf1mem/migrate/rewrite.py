@@ -4,7 +4,8 @@ This module owns running ``python -m tensorflow.tools.compatibility.tf_upgrade_v
 (it ships with TensorFlow 2.21) safely: never in place. The output folder must not
 exist or be empty, and must be neither one of the inputs, inside one, nor contain one;
 each input file or folder goes to ``OUT_DIR/<its name>``. ``tf_upgrade_v2``'s own
-report goes to ``OUT_DIR/tf_upgrade_v2_report.txt``. The caller then scans the output
+report goes to ``OUT_DIR/tf_upgrade_v2_report.txt``, naming the inputs and outputs as the
+user gave them (a relative OUT_DIR stays relative in every path reported). The caller then scans the output
 with the same table: what remains is what still needs a hand edit to run on TF 2
 without tf1mem (``tf_upgrade_v2`` rewrites ``tf.X`` into ``tf.compat.v1.X`` and leaves
 ``tf.contrib`` and removed APIs where they are).
@@ -135,6 +136,7 @@ def upgrade(inputs: Sequence, out_dir, *, timeout_s: float = 600) -> RewriteResu
       Error: ``tf_upgrade_v2`` failed (its exit code and last output lines are named).
     """
     out = check_out_dir(out_dir, inputs)
+    shown = Path(out_dir)  # paths are reported as the user gave them (relative stays so)
     names = [Path(p).resolve().name for p in inputs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -168,10 +170,11 @@ def upgrade(inputs: Sequence, out_dir, *, timeout_s: float = 600) -> RewriteResu
                 copy = target if src.is_file() else target / rel
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(original, copy)
-                skipped.append((out / name if src.is_file() else out / name / rel, why))
-            outputs.append(out / name)
+                skipped.append((shown / name if src.is_file() else shown / name / rel, why))
+            outputs.append(shown / name)
             if report.exists():
-                reports.append(out / report.name)
+                _name_paths_as_given(report, {staging: Path(given), target: shown / name})
+                reports.append(shown / report.name)
         shutil.rmtree(build / ".staging")
         # Complete: into place (OUT_DIR is new or empty, checked above).
         if out.exists():
@@ -181,6 +184,15 @@ def upgrade(inputs: Sequence, out_dir, *, timeout_s: float = 600) -> RewriteResu
         shutil.rmtree(build, ignore_errors=True)
         raise
     return RewriteResult(outputs=outputs, reports=reports, skipped=skipped)
+
+
+def _name_paths_as_given(report: Path, paths) -> None:
+    """Rewrites ``tf_upgrade_v2``'s report to name the input and the output as the user
+    gave them, not the temporary folders it ran in (which are gone when it is read)."""
+    text = report.read_text(encoding="utf-8", errors="replace")
+    for temporary, as_given in paths.items():  # the staging path first: it is the longer
+        text = text.replace(str(temporary), str(as_given))
+    report.write_text(text, encoding="utf-8")
 
 
 def _run_upgrade(given, args, report: Path, target: Path, timeout_s: float) -> None:

@@ -35,7 +35,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from tf1mem.compat.legacy import table as legacy_table
 from tf1mem.migrate.knowledge import CATEGORIES, STOPPING, Knowledge
 
-__all__ = ["Finding", "FileReport", "scan_source", "scan_file", "scan_paths", "iter_files",
+__all__ = ["Finding", "Change", "FileReport", "scan_source", "scan_file", "scan_paths", "iter_files",
            "MAX_BYTES", "read_python_source"]
 
 # The largest file the scanner reads (larger ones are reported as skipped, unread).
@@ -90,6 +90,26 @@ class Finding:
         return f"line {self.line}" if self.cell is None else f"cell {self.cell} line {self.line}"
 
 
+@dataclasses.dataclass(frozen=True)
+class Change:
+    """A TF 2 name whose meaning is not its TF1 namesake's (reported after ``--rewrite``).
+
+    Attributes:
+      line, col, cell: where, as in :class:`Finding`.
+      name: the name as written, e.g. ``tf.summary.scalar``.
+      note: what changed and what to write.
+    """
+
+    line: int
+    col: int
+    cell: Optional[int]
+    name: str
+    note: str
+
+    def where(self) -> str:
+        return f"{self.line}" if self.cell is None else f"cell {self.cell}:{self.line}"
+
+
 @dataclasses.dataclass
 class FileReport:
     """What the scan found in one file."""
@@ -97,6 +117,7 @@ class FileReport:
     path: str
     findings: List[Finding] = dataclasses.field(default_factory=list)
     errors: List[str] = dataclasses.field(default_factory=list)  # unreadable / unparsable
+    changed: List[Change] = dataclasses.field(default_factory=list)  # with changes=True
 
     @property
     def stop(self) -> Optional[Finding]:
@@ -134,6 +155,7 @@ class FileReport:
                                   for f in self.findings if f.stops_when_called],
             "errors": list(self.errors),
             "findings": [dict(dataclasses.asdict(f), stops=f.stops) for f in self.findings],
+            "changed": [dataclasses.asdict(c) for c in self.changed],
         }
 
 
@@ -153,14 +175,17 @@ def _handler_names(handler: ast.ExceptHandler):
 class _Visitor(ast.NodeVisitor):
     """Walks one module (or one notebook cell after another, sharing aliases)."""
 
-    def __init__(self, knowledge: Knowledge):
+    def __init__(self, knowledge: Knowledge, changes: bool = False):
         self.knowledge = knowledge
+        self.changes: Optional[List[Change]] = [] if changes else None
+        self._changed_once = set()
         # local name -> (full dotted name, the part of it that was imported)
         self.aliases: Dict[str, Tuple[str, str]] = {}
         self.findings: List[Finding] = []
         self.cell: Optional[int] = None
         self._catching: List[set] = []
         self._seen = set()
+        self._noted: Dict[str, str] = {}  # tf.contrib module -> where its note was said
         self._scope: List[str] = []  # enclosing classes and functions, outermost first
         self._in_function = 0
 
@@ -176,9 +201,35 @@ class _Visitor(ast.NodeVisitor):
         self._seen.add(key)
         guarded = any(names & _CATCHES[kind] for names in self._catching)
         function = ".".join(self._scope) if self._in_function else None
+        tf2 = verdict.tf2
+        if verdict.note_of:  # a module's note is said once a file
+            first = self._noted.setdefault(verdict.note_of, self._where(node))
+            if first != self._where(node):
+                tf2 = f"{verdict.note_of}: see its note at {first}"
         self.findings.append(Finding(node.lineno, node.col_offset, self.cell, verdict.name,
-                                     verdict.category, verdict.tf2, verdict.why, guarded,
+                                     verdict.category, tf2, verdict.why, guarded,
                                      function))
+
+    def _where(self, node):
+        return (f"line {node.lineno}" if self.cell is None
+                else f"cell {self.cell} line {node.lineno}")
+
+    def _change(self, node, dotted):
+        """Records a TF 2 name whose meaning changed (only when asked: after a rewrite)."""
+        if self.changes is None or not dotted.startswith("tensorflow."):
+            return
+        from tf1mem.migrate import forms
+
+        found = forms.changed_meaning("tf." + dotted[len("tensorflow."):])
+        if found is None:
+            return
+        prefix, once, note = found
+        if once:
+            if prefix in self._changed_once:
+                return
+            self._changed_once.add(prefix)
+        self.changes.append(Change(node.lineno, node.col_offset, self.cell,
+                                   "tf." + dotted[len("tensorflow."):], note))
 
     def _bind(self, name, dotted, base=None):
         if dotted is None:
@@ -198,6 +249,7 @@ class _Visitor(ast.NodeVisitor):
                     self._bind(root, None)
                 continue
             self._report(node, alias.name, "import")
+            self._change(node, alias.name)
             if alias.asname:
                 self._bind(alias.asname, alias.name)
             else:
@@ -214,6 +266,7 @@ class _Visitor(ast.NodeVisitor):
                 continue
             full = f"{module}.{alias.name}"
             self._report(node, full, "import")
+            self._change(node, full)
             self._bind(alias.asname or alias.name, full)
 
     # -- names -------------------------------------------------------------------------
@@ -241,6 +294,7 @@ class _Visitor(ast.NodeVisitor):
         skip = base_verdict.category if base_verdict and base_verdict.category in (
             "mapped", "reimplemented") else None
         self._report(node, dotted, "attribute", base=base, skip_category=skip)
+        self._change(node, dotted)
 
     def visit_Assign(self, node):
         self.visit(node.value)
@@ -327,14 +381,14 @@ def _walk_failure(exc: BaseException) -> str:
 
 
 def scan_source(source: str, path: str = "<source>",
-                knowledge: Optional[Knowledge] = None) -> FileReport:
+                knowledge: Optional[Knowledge] = None, *, changes: bool = False) -> FileReport:
     """Scans Python source text (``knowledge``: an entered :class:`Knowledge`, or None
-    for a fresh one)."""
+    for a fresh one; ``changes``: also list the TF 2 names whose meaning changed)."""
     if knowledge is None:
         with Knowledge() as fresh:
-            return scan_source(source, path, fresh)
+            return scan_source(source, path, fresh, changes=changes)
     report = FileReport(path)
-    visitor = _Visitor(knowledge)
+    visitor = _Visitor(knowledge, changes)
     try:
         tree = ast.parse(source, filename=path)
         visitor.visit(tree)
@@ -345,6 +399,7 @@ def scan_source(source: str, path: str = "<source>",
         report.errors.append(_walk_failure(exc))
         return report
     report.findings = visitor.findings
+    report.changed = visitor.changes or []
     return report
 
 
@@ -370,11 +425,13 @@ def _notebook_cells(text: str, path: str) -> List[str]:
     return sources
 
 
-def scan_file(path, knowledge: Optional[Knowledge] = None) -> FileReport:
-    """Scans one ``.py`` file or ``.ipynb`` notebook; read errors go in the report."""
+def scan_file(path, knowledge: Optional[Knowledge] = None, *,
+              changes: bool = False) -> FileReport:
+    """Scans one ``.py`` file or ``.ipynb`` notebook; read errors go in the report
+    (``changes``: also list the TF 2 names whose meaning changed)."""
     if knowledge is None:
         with Knowledge() as fresh:
-            return scan_file(path, fresh)
+            return scan_file(path, fresh, changes=changes)
     path = Path(path)
     report = FileReport(str(path))
     try:
@@ -402,7 +459,7 @@ def scan_file(path, knowledge: Optional[Knowledge] = None) -> FileReport:
         except SyntaxError as exc:
             report.errors.append(f"cannot be read ({exc.msg})")
             return report
-        result = scan_source(text, str(path), knowledge)
+        result = scan_source(text, str(path), knowledge, changes=changes)
         result.path = str(path)
         return result
     try:
@@ -413,7 +470,7 @@ def scan_file(path, knowledge: Optional[Knowledge] = None) -> FileReport:
     except ValueError as exc:
         report.errors.append(str(exc))
         return report
-    visitor = _Visitor(knowledge)
+    visitor = _Visitor(knowledge, changes)
     for index, source in enumerate(cells, start=1):
         visitor.cell = index
         try:
@@ -426,6 +483,7 @@ def scan_file(path, knowledge: Optional[Knowledge] = None) -> FileReport:
             report.errors.append(f"cell {index} {_walk_failure(exc)}")
             continue
     report.findings = visitor.findings
+    report.changed = visitor.changes or []
     return report
 
 
@@ -452,11 +510,12 @@ def iter_files(paths: Sequence) -> List[Path]:
     return found
 
 
-def scan_paths(paths: Sequence) -> List[FileReport]:
-    """Scans every file of :func:`iter_files` with one shared :class:`Knowledge`."""
+def scan_paths(paths: Sequence, *, changes: bool = False) -> List[FileReport]:
+    """Scans every file of :func:`iter_files` with one shared :class:`Knowledge`
+    (``changes``: also list the TF 2 names whose meaning changed, as after a rewrite)."""
     files = iter_files(paths)
     with Knowledge() as knowledge:
-        return [scan_file(p, knowledge) for p in files]
+        return [scan_file(p, knowledge, changes=changes) for p in files]
 
 
 def totals(reports: Sequence[FileReport]) -> Dict[str, int]:
