@@ -12,8 +12,10 @@ thread forwards every line of it to the real stderr except
 
 - TensorFlow's start-up notices (:func:`is_startup_line`) and its INFO lines,
   which are dropped;
-- the allocator's lines (``bfc_allocator.cc``), which are held for the
-  out-of-memory report (:meth:`QuietTensorFlow.allocator_lines`);
+- the messages of an out-of-memory failure (the allocator's dump from
+  ``bfc_allocator.cc``, a kernel's ``RESOURCE_EXHAUSTED``), with their continuation
+  lines, which are held for the out-of-memory report
+  (:meth:`QuietTensorFlow.allocator_lines`);
 
 and Python's ``sys.stderr`` writes to the real stderr directly (progress bars,
 messages). Everything else (warnings, errors, Python tracebacks written to fd 2)
@@ -49,6 +51,7 @@ _STARTUP_TEXT = ("All log messages before absl::InitializeLog() is called",
                  "Unable to register cu",
                  "when one has already been registered")
 _ALLOCATOR_FILES = ("bfc_allocator.cc", "allocator_retry.cc")
+_OOM_TEXT = ("RESOURCE_EXHAUSTED", "OOM when allocating")
 _POLL_S = 0.02
 
 _active: Optional["QuietTensorFlow"] = None
@@ -63,9 +66,11 @@ def is_startup_line(line: str) -> bool:
 
 
 def is_allocator_line(line: str) -> bool:
-    """Whether ``line`` is a line of the allocator's log (its out-of-memory dump)."""
+    """Whether ``line`` starts a message of an out-of-memory failure: the allocator's
+    log (its dump), or a kernel or rendezvous reporting ``RESOURCE_EXHAUSTED``."""
     match = _GLOG.match(line)
-    return bool(match) and match.group(2) in _ALLOCATOR_FILES
+    return bool(match) and (match.group(2) in _ALLOCATOR_FILES
+                            or any(text in line for text in _OOM_TEXT))
 
 
 class QuietTensorFlow:
@@ -84,6 +89,7 @@ class QuietTensorFlow:
         self._lock = threading.Lock()
         self._partial = b""
         self._allocator: List[str] = []
+        self._holding = False  # the last log message is an out-of-memory one
         self._installed = False
 
     def install(self) -> "QuietTensorFlow":
@@ -133,7 +139,11 @@ class QuietTensorFlow:
             out = []
             for raw in lines:
                 line = raw.decode("utf-8", "replace")
-                if is_allocator_line(line):
+                if _GLOG.match(line):
+                    self._holding = is_allocator_line(line)
+                # A held message's lines without a log prefix are its continuation
+                # (the dump's chunk table, the "Current usage" list).
+                if self._holding:
                     self._allocator.append(line)
                 elif not is_startup_line(line):
                     out.append(raw + b"\n")

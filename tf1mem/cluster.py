@@ -92,8 +92,9 @@ def _build_parser():
                    help="no progress bar of the global step (it is drawn only on a "
                    "terminal anyway)")
     p.add_argument("--verbose", action="store_true",
-                   help="tasks write TensorFlow's C++ log as it comes (start-up "
-                   "notices, INFO lines) to their logs or, as one task, to stderr")
+                   help="one task run by hand: show TensorFlow's C++ log as it comes "
+                   "(start-up notices, INFO lines; a launched task's log keeps it "
+                   "always)")
     p.add_argument("--result-file", default="", help=argparse.SUPPRESS)
     p.add_argument("--bind-retry-seconds", type=float, default=0.0, help=argparse.SUPPRESS)
     config.add_argparse_flags(p)

@@ -172,9 +172,13 @@ def run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv,
         print(f"{_PROG}: {loopback.REMOTE_WARNING}", file=sys.stderr, flush=True)
     elif not loopback.loopback_active() and reexec_argv is not None:
         loopback.reexec_with_loopback("tf1mem.cluster", reexec_argv)  # no return
-    # After any re-exec (which would leave it behind): TensorFlow's start-up lines
-    # held back unless --verbose, restored before the process ends.
-    quiet = None if opts.verbose else _tflog.QuietTensorFlow().install()
+    # A task run by hand: TensorFlow's start-up lines held back unless --verbose,
+    # installed after any re-exec (which would leave it behind) and restored before
+    # the process ends. A launcher's task writes to its log file, which keeps
+    # TensorFlow's whole log (the launcher kills its ps tasks, and shows only a log's
+    # tail without the INFO lines).
+    quiet = (None if opts.verbose or launcher_pid is not None
+             else _tflog.QuietTensorFlow().install())
     try:
         code = _serve_task(opts, cluster, job, index, launcher_pid, is_chief)
     finally:
