@@ -69,6 +69,15 @@ def test_verbose_shows_tensorflows_log(fake_mnist, tmp_path):
     assert ABSL_NOTICE in proc.stderr, _subproc.describe(proc)
 
 
+def test_a_users_script_under_the_runner_keeps_tensorflows_stderr(tmp_path):
+    # TF 1.15's behaviour is the reference there: tf1mem holds nothing back.
+    script = tmp_path / "plain.py"
+    script.write_text("import tensorflow as tf\nprint(tf.constant(3).dtype.name)\n")
+    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, env=LOUD, check_rc=0)
+    assert proc.stdout == "int32\n"
+    assert ABSL_NOTICE in proc.stderr, _subproc.describe(proc)
+
+
 def test_a_data_dir_that_is_a_file_is_named_by_its_flag(tmp_path):
     (tmp_path / "notadir").write_text("a file")
     proc = _subproc.run(["-m", "tf1mem.train", "--data-dir", "notadir", "--no-progress"],
