@@ -8,7 +8,11 @@ Modes:
   line printed is the test accuracy.
 - ``two-task``: example 2, the two in-process gRPC servers with the forward pass on
   ``/job:local/task:0`` and the loss and optimizer on ``/job:local/task:1``
-  (see :mod:`tf1mem.distributed.two_task`).
+  (see :mod:`tf1mem.distributed.two_task`). Every tenth partition's loss, then the
+  test accuracy as the last line; ``--verbose`` prints the article's whole output.
+
+TensorFlow's C++ start-up lines and an out-of-memory allocator dump are held back
+(:mod:`tf1mem._tflog`) unless ``--verbose``.
 
 This module only parses flags into :class:`tf1mem.training.TrainOptions` and prints;
 the loops are :mod:`tf1mem.training`'s and :mod:`tf1mem.distributed.two_task`'s.
