@@ -29,6 +29,8 @@ def test_two_task_ends_with_the_test_accuracy_in_a_few_lines(mnist_dir):
     assert 0.8 < float(lines[-1].split()[-1]) <= 1.0, describe(proc)
     assert len(lines) <= 15 and "Placement" not in proc.stdout, describe(proc)
     assert "(Mul): /job:local" not in proc.stderr + proc.stdout, describe(proc)
+    # Nothing of TensorFlow's C++ log reaches the console.
+    assert not re.search(r"^[IWE]\d{4} ", proc.stderr, re.M), describe(proc)
 
 
 @pytest.mark.cluster

@@ -28,6 +28,9 @@ STARTUP = [
     "INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)",
     "I0000 00:00:1796623588.702595    2139 mlir_graph_optimization_pass.cc:437] MLIR V1 "
     "optimization pass is not enabled",
+    "W0000 00:00:1796625818.539684    7528 local_rendezvous.cc:412] Local rendezvous is "
+    "aborting with status: ABORTED: Cleanup 4685400844411585 "
+    "[type.googleapis.com/tensorflow.DerivedStatus='']",
 ]
 ALLOCATOR = [
     "W0000 00:00:1796623600.000001    2139 bfc_allocator.cc:501] Allocator (mklcpu) ran out "
