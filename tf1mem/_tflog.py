@@ -38,6 +38,7 @@ import threading
 from typing import List, Optional
 
 from tf1mem import _places
+from tf1mem.errors import ConfigError
 
 __all__ = ["QuietTensorFlow", "is_startup_line", "is_allocator_line", "quiet_tensorflow"]
 
@@ -98,11 +99,20 @@ class QuietTensorFlow:
         self._installed = False
 
     def install(self) -> "QuietTensorFlow":
-        """Points fd 2 at the held file and ``sys.stderr`` at the real stderr."""
+        """Points fd 2 at the held file and ``sys.stderr`` at the real stderr.
+
+        Where the report folder cannot be created, installs nothing (TensorFlow's
+        lines then come through, as with ``--verbose``).
+        """
         global _active
         if _active is not None:
             return self
-        path = _places.new_report_file(f"tf1mem-stderr-{os.getpid()}-", ".log")
+        try:
+            path = _places.new_report_file(f"tf1mem-stderr-{os.getpid()}-", ".log")
+        except ConfigError:
+            # No report folder to hold the lines in: TensorFlow's stderr stays as it
+            # is (as with --verbose) rather than the command failing for it.
+            return self
         sys.stdout.flush()
         sys.stderr.flush()
         saved = os.dup(2)

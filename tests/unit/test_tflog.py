@@ -105,3 +105,13 @@ def test_startup_lines_are_recognised(line):
 @pytest.mark.parametrize("line", KEPT)
 def test_other_lines_are_not(line):
     assert not _tflog.is_startup_line(line) and not _tflog.is_allocator_line(line)
+
+
+def test_without_a_report_folder_nothing_is_held_and_nothing_fails(tmp_path, monkeypatch,
+                                                                   capfd):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv(_places.REPORT_DIR_ENV_VAR, str(tmp_path / "file" / "reports"))
+    with _tflog.QuietTensorFlow() as quiet:
+        _write_fd2(STARTUP[:1])
+        assert quiet.allocator_lines() == []
+    assert capfd.readouterr().err == STARTUP[0] + "\n"
