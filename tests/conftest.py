@@ -3,11 +3,13 @@ it, the tiers run in order, and the user's tf1mem/TensorFlow settings kept out."
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests import _subproc
+from tf1mem import _places
 from tf1mem.data import fetch
 
 # Vendored legacy code that runs only under tf1mem or TF 1.15.5, from a copy
@@ -28,9 +30,13 @@ def pytest_configure(config):
     sets itself."""
     for name in _subproc.users_settings(os.environ):
         _SET_ASIDE[name] = os.environ.pop(name)
+    # What the commands leave (out-of-memory reports, run folders) goes to a folder
+    # of this session, not to the user's report folder; removed at the end.
+    os.environ[_places.REPORT_DIR_ENV_VAR] = tempfile.mkdtemp(prefix="tf1mem-test-reports-")
 
 
 def pytest_unconfigure(config):
+    shutil.rmtree(os.environ.pop(_places.REPORT_DIR_ENV_VAR, ""), ignore_errors=True)
     os.environ.update(_SET_ASIDE)
     _SET_ASIDE.clear()
 

@@ -39,8 +39,10 @@ def _build_parser():
     from tf1mem.distributed import loopback
 
     p = argparse.ArgumentParser(
-        prog=_PROG, description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        prog=_PROG, description=_cli.description(__doc__),
+        formatter_class=_cli.HelpFormatter,
+        epilog="Exit codes: 0 ok, 1 failure, 2 usage error, 3 data error, "
+               "4 cluster error, 130 interrupted.")
     p.add_argument("--ps", type=int, default=1, help="ps tasks to launch")
     p.add_argument("--workers", type=int, default=2, help="worker tasks to launch")
     p.add_argument("--force-tasks", action="store_true",
@@ -51,12 +53,16 @@ def _build_parser():
                    f"{launcher.DEFAULT_SYNC_STEPS})")
     p.add_argument("--batch-size", type=int, default=models.BATCH_SIZE,
                    help="examples per worker step")
-    p.add_argument("--learning-rate", type=float, default=models.LEARNING_RATE)
-    p.add_argument("--data-dir", default=models.DATA_DIR, help="MNIST folder")
+    p.add_argument("--learning-rate", type=float, default=models.LEARNING_RATE,
+                   help="gradient descent's step size")
+    p.add_argument("--data-dir", default=models.DATA_DIR,
+                   help="folder with (or for) the four MNIST .gz files")
     p.add_argument("--checkpoint-dir", default=None,
                    help="chief's checkpoint folder (default for the launcher: "
                    "RUN_DIR/checkpoints; required for a chief run as one task)")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for the batch order (worker i uses seed + i; default: "
+                   "none, a new order each run)")
     p.add_argument("--port-base", type=int, default=0,
                    help="first port (ps first, then workers); 0 picks free ports")
     p.add_argument("--sync", action="store_true",
@@ -71,11 +77,24 @@ def _build_parser():
     one = p.add_argument_group("one task of a multi-host cluster (TF1 flags; or TF_CONFIG)")
     one.add_argument("--ps_hosts", type=_hosts, default=(), help="comma-separated host:port")
     one.add_argument("--worker_hosts", type=_hosts, default=(), help="comma-separated host:port")
-    one.add_argument("--job_name", choices=("ps", "worker"), default=None)
-    one.add_argument("--task_index", type=int, default=None)
+    one.add_argument("--job_name", choices=("ps", "worker"), default=None,
+                     help="this task's job (with --task_index; TF_CONFIG's task.type)")
+    one.add_argument("--task_index", type=int, default=None,
+                     help="this task's index in its job (TF_CONFIG's task.index)")
     p.add_argument("--run-dir", default=None,
-                   help="launcher's folder for task logs, results and tasks.json "
-                   "(pids; default: a new temporary folder)")
+                   help="launcher's folder for task logs, results, tasks.json (pids) and, "
+                   "without --checkpoint-dir, checkpoints; kept (default: a new folder "
+                   "cluster-* in tf1mem's report folder, $TF1MEM_REPORT_DIR, removed "
+                   "when the run succeeds unless --keep-run-dir)")
+    p.add_argument("--keep-run-dir", action="store_true",
+                   help="keep the launcher's own run folder when the run succeeds")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar of the global step (it is drawn only on a "
+                   "terminal anyway)")
+    p.add_argument("--verbose", action="store_true",
+                   help="one task run by hand: show TensorFlow's C++ log as it comes "
+                   "(start-up notices, INFO lines; a launched task's log keeps it "
+                   "always)")
     p.add_argument("--result-file", default="", help=argparse.SUPPRESS)
     p.add_argument("--bind-retry-seconds", type=float, default=0.0, help=argparse.SUPPRESS)
     config.add_argparse_flags(p)
@@ -118,7 +137,8 @@ def parse_args(argv: Sequence[str]) -> "launcher.ClusterOptions":
         ps_hosts=ns.ps_hosts, worker_hosts=ns.worker_hosts, job_name=ns.job_name,
         task_index=ns.task_index, result_file=ns.result_file,
         bind_retry_seconds=ns.bind_retry_seconds, run_dir=ns.run_dir,
-        force_tasks=ns.force_tasks,
+        force_tasks=ns.force_tasks, keep_run_dir=ns.keep_run_dir,
+        progress=ns.progress, verbose=ns.verbose,
         session=config.options_from_args(ns), argv=tuple(argv))
 
 

@@ -48,7 +48,7 @@ import json
 import sys
 from typing import Optional, Sequence
 
-from tf1mem import _cli, errors, models
+from tf1mem import _cli, _places, _tflog, errors, models
 from tf1mem.distributed import loopback
 from tf1mem.observe import caps, fit, measure, sweep
 from tf1mem.observe.step_memory import StepMemory, format_table
@@ -127,24 +127,44 @@ def _margin(text):
 
 
 def _add_model_flags(p, batch=True):
-    p.add_argument("--model", choices=models.MEMORY_MODELS, default="softmax")
+    p.add_argument("--model", choices=models.MEMORY_MODELS, default="softmax",
+                   help="the training graph measured: softmax (the article's example 1), "
+                        "mlp (one hidden layer of --hidden units) or cnn (a 5x5 convolution to 32 "
+                        "channels, max pool, dense)")
     if batch:
         p.add_argument("--batch-size", type=_positive_int("--batch-size"),
-                       default=models.BATCH_SIZE)
+                       default=models.BATCH_SIZE, help="examples per training step")
     p.add_argument("--hidden", type=_positive_int("--hidden"), default=128,
-                   help="mlp: hidden units")
-    p.add_argument("--dtype", choices=models.DTYPES, default="float32")
+                   help="mlp only: hidden units")
+    p.add_argument("--dtype", choices=models.DTYPES, default="float32",
+                   help="the model's inputs, weights and activations")
     p.add_argument("--steps", type=_positive_int("--steps"), default=3,
                    help="traced steps per measurement (the largest is reported)")
 
 
+def _add_verbose_flag(p):
+    p.add_argument("--verbose", action="store_true",
+                   help="show TensorFlow's C++ log as it comes (start-up notices, INFO "
+                        "lines, the allocator's out-of-memory dump)")
+
+
+def _add_keep_flag(p):
+    p.add_argument("--keep-reports", action="store_true",
+                   help="keep the run's folder of trial reports in tf1mem's report "
+                        "folder ($TF1MEM_REPORT_DIR, docs/MEMORY.md) even when the run "
+                        "succeeds (a failed run's is always kept)")
+
+
 def _parser():
+    formatter = _cli.HelpFormatter
     p = argparse.ArgumentParser(prog="python -m tf1mem.memory",
-                                description=__doc__.split("\n\n")[0],
+                                description=_cli.description(__doc__),
+                                formatter_class=formatter,
                                 epilog="Exit codes: 0 ok, 1 failure or out of memory, "
                                        "2 usage error.")
     sub = p.add_subparsers(dest="command", required=True)
-    m = sub.add_parser("measure", help="measure one batch size in this process")
+    m = sub.add_parser("measure", help="measure one batch size in this process",
+                       formatter_class=formatter)
     _add_model_flags(m)
     m.add_argument("--json", action="store_true", help="print one JSON object")
     m.add_argument("--memory-limit", type=_size("--memory-limit"), default=None,
@@ -152,18 +172,26 @@ def _parser():
                         "process given only that much: on a GPU a virtual device of "
                         "that many MiB, on the CPU the BFC allocator with that limit")
     m.add_argument("--oom-report", default=None,
-                   help="file for TensorFlow's full out-of-memory report "
-                        "(default: a new file in the temporary folder)")
-    s = sub.add_parser("sweep", help="measure several batch sizes, one process each")
+                   help="file for TensorFlow's full out-of-memory report (default: a "
+                        "new tf1mem-oom-*.txt in tf1mem's report folder, "
+                        "$TF1MEM_REPORT_DIR)")
+    _add_verbose_flag(m)
+    s = sub.add_parser("sweep", help="measure several batch sizes, one process each",
+                       formatter_class=formatter)
     _add_model_flags(s, batch=False)
-    s.add_argument("--batch-sizes", type=_batch_list, required=True)
+    s.add_argument("--batch-sizes", type=_batch_list, required=True,
+                   help="the batch sizes measured, comma-separated (e.g. 64,256,1024)")
     s.add_argument("--csv", default="memory_sweep.csv", help="CSV output file")
-    s.add_argument("--png", default="memory_sweep.png", help="plot output file")
-    s.add_argument("--no-progress", dest="progress", action="store_false")
-    f = sub.add_parser("fit", help="the largest batch within a memory budget")
+    s.add_argument("--png", default="memory_sweep.png",
+                   help="plot output file (written where matplotlib is installed)")
+    s.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar (it is drawn only on a terminal anyway)")
+    _add_keep_flag(s)
+    f = sub.add_parser("fit", help="the largest batch within a memory budget",
+                       formatter_class=formatter)
     _add_model_flags(f, batch=False)
     f.add_argument("--budget", type=_size("--budget"), required=True,
-                   help="e.g. 512MiB, 2GiB, 1.5GB")
+                   help="the memory the step may use, e.g. 512MiB, 2GiB, 1.5GB")
     f.add_argument("--margin", type=_margin, default=0.05,
                    help="headroom kept free, a fraction or percentage (default 5%%)")
     f.add_argument("--probe-sizes", type=_batch_list, default=(256, 1024),
@@ -171,9 +199,14 @@ def _parser():
                         "(default 256,1024)")
     f.add_argument("--from-sweep", metavar="CSV", default=None,
                    help="start from the points a sweep of the same model, dtype and "
-                        "hidden width measured on this machine (its --csv file)")
-    f.add_argument("--no-progress", dest="progress", action="store_false")
-    t = sub.add_parser("split", help="example 2's two-task placement against one device")
+                        "hidden width measured on this machine (its --csv file; "
+                        "default: measure the probes)")
+    f.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="accepted as sweep takes it; fit draws no bar (its trials are "
+                        "few, each named as it runs)")
+    _add_keep_flag(f)
+    t = sub.add_parser("split", help="example 2's two-task placement against one device",
+                       formatter_class=formatter)
     t.add_argument("--batch-size", type=_positive_int("--batch-size"), default=1000,
                    help="examples per step (the article's partition: 1000)")
     t.add_argument("--port-base", type=int, default=0,
@@ -182,6 +215,7 @@ def _parser():
                    help="traced steps per measurement (the largest is reported)")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     loopback.add_allow_remote_flag(t, "the two tasks' gRPC servers")
+    _add_verbose_flag(t)
     return p
 
 
@@ -207,7 +241,7 @@ def _spec(ns) -> sweep.ModelSpec:
 
 # ------------------------------------------------------------------ measure
 
-def _measure_in_process(opts: MeasureOptions) -> StepMemory:
+def _measure_in_process(opts: MeasureOptions, tf_log=None) -> StepMemory:
     """Builds the model's training graph and measures one step of it in this process."""
     import numpy as np
     import tensorflow as tf
@@ -228,13 +262,15 @@ def _measure_in_process(opts: MeasureOptions) -> StepMemory:
     return measure.measure_training_step(graph, init, net.train_op, feed, opts.batch_size,
                                          steps=opts.steps, timed_steps=opts.timed_steps,
                                          memory_limit=opts.memory_limit,
-                                         oom_report=opts.oom_report)
+                                         oom_report=opts.oom_report, tf_log=tf_log)
 
 
 def _measure(ns) -> int:
     if ns.memory_limit:
         caps.cap_environment(ns.memory_limit)
-    result = _measure_in_process(_options(ns))
+    with _tflog.quiet_tensorflow(ns.verbose) as quiet:
+        result = _measure_in_process(_options(ns),
+                                     quiet.allocator_lines if quiet is not None else None)
     if ns.json:
         print(json.dumps(result.to_dict(), default=list))
     else:
@@ -251,15 +287,32 @@ def _measure(ns) -> int:
 
 
 def _sweep(ns) -> int:
-    points = sweep.run_sweep(_spec(ns), ns.batch_sizes, ns.csv, ns.png, progress=ns.progress)
-    failed = [p for p in points if p.error]
+    # The points' out-of-memory reports go to one folder of this run, removed when
+    # every point ran (unless --keep-reports).
+    with _places.run_folder("memory-sweep-", keep=ns.keep_reports) as run:
+        points = sweep.run_sweep(_spec(ns), ns.batch_sizes, ns.csv, ns.png,
+                                 progress=ns.progress)
+        failed = [p for p in points if p.error]
+        run.keep = run.keep or bool(failed)
     for p in failed:
         print(f"{_PROG}: batch {p.batch_size} failed: {p.error}", file=sys.stderr)
+    if run.keep and any(run.path.iterdir()):
+        print(f"{_PROG}: the points' reports: {run.path}", file=sys.stderr)
     return errors.EXIT_FAILURE if failed else errors.EXIT_OK
 
 
 def _fit(ns) -> int:
-    fit.find_fit(_spec(ns), ns.budget, ns.margin, ns.probe_sizes, from_sweep=ns.from_sweep)
+    # Trials that run out of memory under the cap are expected: their reports go to
+    # one folder of this run, removed when the fit succeeds (unless --keep-reports).
+    with _places.run_folder("memory-fit-", keep=ns.keep_reports) as run:
+        try:
+            fit.find_fit(_spec(ns), ns.budget, ns.margin, ns.probe_sizes,
+                         from_sweep=ns.from_sweep)
+        except errors.Error:  # the folder stays (run_folder keeps it on an exception)
+            print(f"{_PROG}: the trials' reports: {run.path}", file=sys.stderr)
+            raise
+    if run.keep:
+        print(f"{_PROG}: the trials' reports: {run.path}", file=sys.stderr)
     return errors.EXIT_OK
 
 
@@ -268,8 +321,9 @@ def _fit(ns) -> int:
 def _split(ns) -> int:
     from tf1mem.distributed import two_task
 
-    result = two_task.measure_split(ns.batch_size, port_base=ns.port_base,
-                                    allow_remote=ns.allow_remote, steps=ns.steps)
+    with _tflog.quiet_tensorflow(ns.verbose):
+        result = two_task.measure_split(ns.batch_size, port_base=ns.port_base,
+                                        allow_remote=ns.allow_remote, steps=ns.steps)
     one = result.one_device.peak_bytes
     largest = result.largest_task_peak
     together = sum(d.peak_bytes for d in result.split.devices.values())

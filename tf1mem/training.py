@@ -29,6 +29,7 @@ import sys
 import time
 from typing import Optional, TextIO, Tuple
 
+from tf1mem import _progress as _progress_bar
 from tf1mem import errors, models
 
 __all__ = ["MODES", "LOOPS", "FAST_CHUNK", "UNROLL", "TrainOptions", "TrainResult", "train_softmax",
@@ -65,6 +66,7 @@ class TrainOptions:
     allow_remote: bool = False
     session: object = None  # tf1mem.config.SessionOptions (flags + TF1MEM_* env), or None
     cpus: Optional[Tuple[int, ...]] = None  # pinned to (--cpus / TF1MEM_CPUS), or None
+    verbose: bool = False  # TensorFlow's C++ log as it comes (the command's --verbose)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,7 +132,7 @@ def train_softmax(opts: TrainOptions, err: Optional[TextIO] = None) -> TrainResu
     # the scaling to float32 moves into the graph).
     pixels = "uint8" if opts.loop == "fast" else "float32"
     mnist = input_data.read_data_sets(opts.data_dir, one_hot=True, seed=opts.seed,
-                                      dtype=pixels)
+                                      dtype=pixels, folder_name="--data-dir")
     session_config = (opts.session or config.SessionOptions()).to_config()
     config.note_session_config(session_config)
     for line in config.describe_config(session_config):
@@ -164,10 +166,7 @@ def train_softmax(opts: TrainOptions, err: Optional[TextIO] = None) -> TrainResu
 
 
 def _progress(opts: TrainOptions, err: TextIO):
-    from tqdm import tqdm
-
-    return tqdm(total=opts.steps, desc="train", unit="step", file=err,
-                disable=not opts.progress or not err.isatty(), leave=False)
+    return _progress_bar.bar(opts.steps, "train", "step", opts.progress, err)
 
 
 def _check_finite(loss_val: float, step: int, opts: TrainOptions) -> None:

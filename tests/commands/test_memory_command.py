@@ -7,6 +7,7 @@ The tests here: the commands in subprocesses; the rest: tests/unit/test_memory_c
 import csv
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -126,7 +127,7 @@ def test_real_out_of_memory_is_explained(tmp_path):
 
 
 @pytest.mark.slow
-def test_train_out_of_memory_is_explained(real_mnist_dir):
+def test_train_out_of_memory_is_explained(real_mnist_dir, tmp_path):
     """tf1mem.train on a real ResourceExhaustedError (CPU BFC allocator, 8 MiB).
 
     8 MiB holds one iteration's row indices (10 steps x 20000 int64, 1.6 MB) but not
@@ -134,11 +135,19 @@ def test_train_out_of_memory_is_explained(real_mnist_dir):
     indices alone came near the limit, and which small op then failed depended on the
     threads' timing (once a scalar add, whose 0 bytes leave no batch to predict).
     """
-    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "8"}
+    reports = tmp_path / "reports"
+    env = {"TF_CPU_ALLOCATOR_USE_BFC": "1", "TF_CPU_BFC_MEM_LIMIT_IN_MB": "8",
+           "TF_CPP_MIN_LOG_LEVEL": "0", "TF1MEM_REPORT_DIR": str(reports)}
     proc = _subproc.run(["-m", "tf1mem.train", "--steps", "10", "--batch-size", "20000",
                          "--no-progress", "--data-dir", real_mnist_dir], env=env, check_rc=1)
     err = proc.stderr
-    assert "tf1mem.train: out of memory" in err
+    # The short table first: TensorFlow's allocator dump only in the report, which is
+    # in the report folder the user chose.
+    assert err.startswith("tf1mem.train: out of memory"), err
+    assert "bfc_allocator.cc" not in err, err
+    report = Path(re.search(r"TensorFlow's full report: (\S+)", err).group(1))
+    assert report.parent == reports and report.name.startswith("tf1mem-oom-")
+    assert "bfc_allocator.cc" in report.read_text()
     assert "largest tensors in use at the failure:" in err
     assert "batch size fed: 20000" in err
     # The step's gather of the batch's pixels, never a copy of the whole training set

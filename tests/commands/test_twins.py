@@ -55,8 +55,9 @@ def test_example1_twin_matches_the_tf1_graph_per_step(real_mnist_dir, seed):
 @pytest.mark.cluster
 def test_example2_twins_match_the_two_task_run_per_partition(real_mnist_dir):
     seed = 3
+    # --verbose: every partition's loss, as the article printed them.
     article = run(["-m", "tf1mem.train", "--mode", "two-task", "--data-dir", real_mnist_dir,
-                   "--port-base", "0", "--seed", seed], timeout=180, check_rc=0)
+                   "--port-base", "0", "--seed", seed, "--verbose"], timeout=180, check_rc=0)
     tf1 = [float(v) for v in re.findall(r"^Partition \d+ loss: ([0-9.]+)$", article.stdout,
                                         re.M)]
     assert len(tf1) == 55, describe(article)

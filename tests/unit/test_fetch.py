@@ -356,7 +356,26 @@ def test_cache_is_used_and_filled_for_official_files(tmp_path, mirror, as_offici
     capsys.readouterr()
     mnist = _load(tmp_path / "two", "file:///nonexistent/", checksums=as_official)
     assert mnist.test.num_examples == 10
-    assert capsys.readouterr().out.count("Successfully downloaded") == 4
+    # A copy from the local cache is no download: TF1's line only for downloads,
+    # and stderr says where each file came from.
+    captured = capsys.readouterr()
+    assert "Successfully downloaded" not in captured.out
+    assert captured.err.count("no download") == 4
+    for name in NAMES:
+        assert f"from cache {cache / name}, copied" in captured.err
+
+
+def test_data_folder_that_is_a_file_is_named_as_the_caller_names_it(tmp_path, mirror):
+    url, _ = mirror
+    notadir = tmp_path / "notadir"
+    notadir.write_text("a file")
+    # TF1's parameter name for a script's read_data_sets(train_dir) ...
+    with pytest.raises(DataError, match=r"pass a writable train_dir\."):
+        _load(notadir, url)
+    # ... and the flag a command's user typed.
+    with pytest.raises(DataError, match=r"pass a writable --data-dir\.") as caught:
+        _load(notadir, url, folder_name="--data-dir")
+    assert "train_dir" not in str(caught.value)
 
 
 def test_corrupt_cache_file_is_moved_aside(tmp_path, mirror, as_official):

@@ -93,7 +93,8 @@ def test_sweep_leaves_out_a_device_that_held_nothing(monkeypatch, tmp_path, caps
                         sweep.Point(batch, {cpu: 0, gpu: 1000 * batch}, 0.01))
     ns = argparse.Namespace(model="mlp", hidden=8, dtype="float32", steps=1,
                             batch_sizes=(2, 4), csv=str(tmp_path / "s.csv"),
-                            png=str(tmp_path / "s.png"), progress=False)
+                            png=str(tmp_path / "s.png"), progress=False,
+                            keep_reports=False)
     assert memory_cmd._sweep(ns) == 0
     out = capsys.readouterr().out
     assert "peak GPU:0" in out and "peak CPU:0" not in out
@@ -123,7 +124,8 @@ def _sweep_csv(monkeypatch, tmp_path, hidden=1024, batches=(256, 1024, 4096)):
     monkeypatch.setattr(sweep, "measure_point", _LinearDevice())
     ns = argparse.Namespace(model="mlp", hidden=hidden, dtype="float32", steps=1,
                             batch_sizes=batches, csv=str(tmp_path / "sweep.csv"),
-                            png=str(tmp_path / "sweep.png"), progress=False)
+                            png=str(tmp_path / "sweep.png"), progress=False,
+                            keep_reports=False)
     assert memory_cmd._sweep(ns) == 0
     return ns.csv
 

@@ -180,10 +180,13 @@ class Fetched:
         sha256: hex sha256 of ``payload``.
         source: where the file came from, in words.
         placed: True when the file was absent (or rejected) and has just been put
-            in place; the loader then prints ``Successfully downloaded ...``.
+            in place.
         size: size in bytes of the ``.gz`` file in ``train_dir``.
         note: for a file of the user's own that is not the official MNIST file, a
             line saying so (the loader prints it to stderr); else None.
+        downloaded: True when it was placed from the mirror or npm, a download;
+            False for a copy from the local cache (or a file already there). Only
+            a download makes the loader print TF1's ``Successfully downloaded ...``.
     """
 
     path: str
@@ -193,6 +196,7 @@ class Fetched:
     placed: bool
     size: int
     note: Optional[str] = None
+    downloaded: bool = False
 
 
 def default_cache_dir() -> Path:
@@ -392,6 +396,8 @@ class Fetcher:
             decompressed (see the module docstring); files accepted there are added.
         lock_timeout_s: how long to wait for another process of this user that is
             fetching the same file (default :data:`FETCH_LOCK_TIMEOUT_S`).
+        folder_name: what messages call ``train_dir``: TF1's parameter name by
+            default; a command passes the flag its user typed (``--data-dir``).
     """
 
     def __init__(
@@ -408,8 +414,10 @@ class Fetcher:
         sleep: Callable[[float], None] = time.sleep,
         array_cache=None,
         lock_timeout_s: Optional[float] = None,
+        folder_name: str = "train_dir",
     ):
         self._dir_text = os.fspath(train_dir)
+        self._folder_name = folder_name
         self._dir = Path(self._dir_text)
         self._source_url = source_url or DEFAULT_SOURCE_URL
         self._lock_timeout_s = FETCH_LOCK_TIMEOUT_S if lock_timeout_s is None else lock_timeout_s
@@ -628,7 +636,7 @@ class Fetcher:
         except OSError as exc:
             raise DataError(
                 f"cannot create the data folder {self._dir_text!r}: {exc}; "
-                "pass a writable train_dir."
+                f"pass a writable {self._folder_name}."
             ) from exc
 
         # 2. One process fetches, the others wait for it and then read what it placed.
@@ -675,7 +683,8 @@ class Fetcher:
             self._record_placed(pname, digest)  # so later corruption is caught
             if official and kind != "cache":
                 self._store_in_cache(dest)
-            return Fetched(path_text, payload, digest, label, True, dest.stat().st_size)
+            return Fetched(path_text, payload, digest, label, True, dest.stat().st_size,
+                           downloaded=kind != "cache")
 
         raise FetchError(self._failure_message(filename, tried, official))
 

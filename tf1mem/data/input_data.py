@@ -391,13 +391,15 @@ def read_data_sets(
     checksums=None,
     progress: Optional[bool] = None,
     cache: Optional[bool] = None,
+    folder_name: str = "train_dir",
 ) -> Datasets:
     """Loads MNIST into ``Datasets(train, validation, test)``, fetching what is missing.
 
     Each file is taken from ``train_dir`` (created if missing) or fetched and
     verified by :mod:`tf1mem.data.fetch`; as in TF1 it prints
-    ``Successfully downloaded NAME SIZE bytes.`` for a file it placed and
-    ``Extracting PATH`` for each file.
+    ``Successfully downloaded NAME SIZE bytes.`` for a file it downloaded and
+    ``Extracting PATH`` for each file. A file copied from the local cache was not
+    downloaded: one line on stderr says where it came from instead.
 
     Args:
         train_dir: folder of the four ``.gz`` files.
@@ -418,6 +420,8 @@ def read_data_sets(
             arrays are the same). True/False forces it on/off; None (the default)
             uses it unless the environment variable ``TF1MEM_ARRAY_CACHE`` is ``0``
             (or false/no/off).
+        folder_name: keyword-only; what messages call ``train_dir`` (a command
+            passes the flag its user typed, e.g. ``--data-dir``).
 
     Returns:
         ``Datasets``; by default 55000 / 5000 / 10000 examples.
@@ -440,16 +444,19 @@ def read_data_sets(
 
     use_cache = arraycache.enabled() if cache is None else cache
     with fetch.Fetcher(train_dir, source_url or DEFAULT_SOURCE_URL, checksums=checksums,
-                       progress=progress,
+                       progress=progress, folder_name=folder_name,
                        array_cache=arraycache.ArrayCache.open() if use_cache else None) as fetcher:
 
         def load(filename):
             got = fetcher.fetch(filename)
-            if got.placed:
+            if got.downloaded:
                 print("Successfully downloaded", filename, got.size, "bytes.")
+            if got.placed:
                 # stdout stays TF1's; where it came from goes to stderr.
                 print(f"tf1mem: {filename} verified (sha256 {got.sha256[:12]}...) "
-                      f"from {got.source}", file=sys.stderr)
+                      f"from {got.source}"
+                      + ("" if got.downloaded else f", copied ({got.size} bytes; no download)"),
+                      file=sys.stderr)
             if got.note:  # the user's own data set under MNIST's names
                 print(got.note, file=sys.stderr)
             print("Extracting", got.path)

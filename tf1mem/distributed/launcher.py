@@ -35,7 +35,7 @@ import tempfile
 import time
 from typing import List, Mapping, Optional, Tuple
 
-from tf1mem import _atomic, errors, models
+from tf1mem import _atomic, _places, _progress, _tflog, errors, models
 from tf1mem.errors import ClusterError, UsageError
 
 __all__ = [
@@ -87,6 +87,9 @@ class ClusterOptions:
     result_file: str = ""
     bind_retry_seconds: float = 0.0
     run_dir: Optional[str] = None
+    keep_run_dir: bool = False  # keep the launcher's own temporary run folder on success
+    progress: bool = True  # the launcher's bar of the global step (a terminal only)
+    verbose: bool = False  # a task's TensorFlow C++ log as it comes
     session: object = None  # tf1mem.config.SessionOptions
     argv: Tuple[str, ...] = ()  # forwarded verbatim to the task processes
 
@@ -154,8 +157,7 @@ def _is_loopback(host):
 
 def run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv,
                  launcher_pid=None) -> int:
-    from tf1mem import config
-    from tf1mem.distributed import loopback, servers, task as cluster_task
+    from tf1mem.distributed import loopback, task as cluster_task
 
     if launcher_pid is not None:
         cluster_task.die_with_launcher(launcher_pid)
@@ -170,6 +172,28 @@ def run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv,
         print(f"{_PROG}: {loopback.REMOTE_WARNING}", file=sys.stderr, flush=True)
     elif not loopback.loopback_active() and reexec_argv is not None:
         loopback.reexec_with_loopback("tf1mem.cluster", reexec_argv)  # no return
+    # A task run by hand: TensorFlow's start-up lines held back unless --verbose,
+    # installed after any re-exec (which would leave it behind) and restored before
+    # the process ends. A launcher's task writes to its log file, which keeps
+    # TensorFlow's whole log (the launcher kills its ps tasks, and shows only a log's
+    # tail without the INFO lines).
+    quiet = (None if opts.verbose or launcher_pid is not None
+             else _tflog.QuietTensorFlow().install())
+    try:
+        code = _serve_task(opts, cluster, job, index, launcher_pid, is_chief)
+    finally:
+        if quiet is not None:
+            quiet.close()
+    sys.stdout.flush()
+    # Skip interpreter teardown: TF's gRPC threads can otherwise stall the exit.
+    os._exit(code)
+
+
+def _serve_task(opts, cluster, job, index, launcher_pid, is_chief) -> int:
+    """One task's server and work; returns the exit code (see :func:`run_one_task`)."""
+    from tf1mem import config
+    from tf1mem.distributed import servers, task as cluster_task
+
     # Without the shim (a library call), start_server's kernel check fails closed.
     session_config = config.resolve_options(opts.session).to_config()
     server = servers.start_server(cluster, job, index, config=session_config,
@@ -182,7 +206,7 @@ def run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv,
         cluster_task.run_ps(server, launcher_pid)
         print(f"{_PROG}: the launcher (pid {launcher_pid}) is gone; stopping",
               file=sys.stderr, flush=True)
-        os._exit(errors.EXIT_INTERRUPTED)  # as in a worker: skip gRPC's teardown
+        return errors.EXIT_INTERRUPTED
     # Only the chief reads or writes checkpoints.
     checkpoint_dir = opts.checkpoint_dir if is_chief else None
     task = cluster_task.TaskSpec(cluster=cluster, job_name=job, task_index=index)
@@ -198,9 +222,7 @@ def run_one_task(opts: ClusterOptions, cluster, job, index, reexec_argv,
     if result.test_accuracy is not None:
         print(f"checkpoints: {checkpoint_dir}")
         print(f"test accuracy: {result.test_accuracy:.4f}", flush=True)
-    sys.stdout.flush()
-    # Skip interpreter teardown: TF's gRPC threads can otherwise stall the exit.
-    os._exit(errors.EXIT_OK)
+    return errors.EXIT_OK
 
 
 # --------------------------------------------------------------------------------
@@ -381,7 +403,28 @@ class _Launcher:
         for t in self.tasks:
             self._check_signal()
             self.start(t)
+        with _progress.bar(self.opts.steps, "cluster", "step", self.opts.progress) as bar:
+            self._watch(bar)
+
+    def global_step(self) -> int:
+        """The largest global step the workers have reported so far (0 before any)."""
+        from tf1mem.distributed import task as cluster_task
+
+        steps = [0]
+        for t in self.tasks:
+            if t.job == "worker":
+                try:
+                    with open(cluster_task.progress_path(t.result_path)) as f:
+                        steps.append(int(json.load(f)["global_step"]))
+                except (OSError, ValueError, KeyError, TypeError):
+                    pass
+        return max(steps)
+
+    def _watch(self, bar):
         while True:
+            step = min(self.global_step(), self.opts.steps)
+            if step > bar.n:
+                bar.update(step - bar.n)
             self._check_signal()
             for t in self.tasks:
                 rc = t.proc.poll()
@@ -454,7 +497,7 @@ def _prefetch_data(opts: ClusterOptions) -> None:
     """
     from tf1mem.data import fetch
 
-    for got in fetch.fetch_all(opts.data_dir):
+    for got in fetch.fetch_all(opts.data_dir, folder_name="--data-dir"):
         if got.placed:
             print(f"{_PROG}: {os.path.basename(got.path)} verified (sha256 "
                   f"{got.sha256[:12]}...) from {got.source}", file=sys.stderr, flush=True)
@@ -479,7 +522,10 @@ def run_launcher(opts: ClusterOptions) -> int:
     # (a port clash, say): nothing of a run that never ran is left behind.
     created = [path for path in (opts.run_dir, opts.checkpoint_dir)
                if path and not os.path.exists(path)]
-    run_dir = opts.run_dir or tempfile.mkdtemp(prefix="tf1mem-cluster-")
+    # Without --run-dir: a new folder in tf1mem's report folder, removed when the run
+    # succeeds unless --keep-run-dir (the user's own --run-dir is always kept).
+    run_dir = opts.run_dir or tempfile.mkdtemp(prefix="cluster-",
+                                               dir=_places.make_report_dir())
     if not opts.run_dir:
         created.append(run_dir)
     try:
@@ -518,8 +564,14 @@ def run_launcher(opts: ClusterOptions) -> int:
               f"({r['local_steps']} local steps in {r['train_seconds']:.2f} s{extra})")
         if r["test_accuracy"] is not None:
             accuracy = r["test_accuracy"]
+    removed = not opts.run_dir and not opts.keep_run_dir
+    if removed:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    kept = checkpoint_dir if not (removed and checkpoint_dir.startswith(run_dir)) else None
     print(f"all workers: {total:.0f} examples/s; wall time {wall:.1f} s; "
-          f"restarts {launcher.restarts}; checkpoints in {checkpoint_dir}")
+          f"restarts {launcher.restarts}; "
+          + (f"checkpoints in {kept}" if kept else
+             "run folder removed (--keep-run-dir or --checkpoint-dir keeps the checkpoints)"))
     print(f"test accuracy: {accuracy:.4f}", flush=True)
     return errors.EXIT_OK
 

@@ -29,6 +29,8 @@ from tf1mem.distributed.servers import wait_for_peers
 from tf1mem.errors import ClusterError
 
 __all__ = [
+    "PROGRESS_SECONDS",
+    "progress_path",
     "LAUNCHER_PID_ENV_VAR",
     "TaskSpec",
     "TrainSpec",
@@ -40,6 +42,8 @@ __all__ = [
 
 # The launcher puts its pid here; a task that sees it dies with the launcher.
 LAUNCHER_PID_ENV_VAR = "TF1MEM_LAUNCHER_PID"
+# How often a worker writes its global step for the launcher's progress bar.
+PROGRESS_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
@@ -221,7 +225,8 @@ def run_worker(server, task: TaskSpec, train: TrainSpec, out=None) -> WorkerResu
     wait_for_peers(peers, train.startup_timeout)
 
     seed = None if train.seed is None else train.seed + task.task_index
-    mnist = input_data.read_data_sets(train.data_dir, one_hot=True, seed=train.seed)
+    mnist = input_data.read_data_sets(train.data_dir, one_hot=True, seed=train.seed,
+                                      folder_name="--data-dir")
     shard_idx = np.array_split(np.arange(mnist.train.num_examples),
                                task.num_workers)[task.task_index]
     shard = _Shard(mnist.train.images[shard_idx], mnist.train.labels[shard_idx], seed)
@@ -266,10 +271,15 @@ def run_worker(server, task: TaskSpec, train: TrainSpec, out=None) -> WorkerResu
             restored = step = int(sess.run(global_step))
             print(f"{name}: starting at global step {step}", file=out, flush=True)
             started = time.perf_counter()
+            reported = 0.0
             while not sess.should_stop():
                 batch_x, batch_y = shard.next_batch(train.batch_size)
                 _, step = sess.run([train_op, global_step], feed_dict={x: batch_x, y: batch_y})
                 local_steps += 1
+                if train.result_file and time.monotonic() - reported >= PROGRESS_SECONDS:
+                    # The launcher's progress bar reads it (a few bytes, atomically).
+                    _write_json(progress_path(train.result_file), {"global_step": int(step)})
+                    reported = time.monotonic()
         seconds = time.perf_counter() - (started or time.perf_counter())
         test_accuracy = None
         if task.is_chief:
@@ -287,6 +297,11 @@ def run_worker(server, task: TaskSpec, train: TrainSpec, out=None) -> WorkerResu
     if train.result_file:
         _write_json(train.result_file, dataclasses.asdict(result))
     return result
+
+
+def progress_path(result_file: str) -> str:
+    """The file beside ``result_file`` where a worker reports its global step."""
+    return os.path.splitext(result_file)[0] + ".progress"
 
 
 def _wait_until_ready(target, config, timeout):

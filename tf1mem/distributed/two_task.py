@@ -61,6 +61,9 @@ class TwoTaskOptions:
         shut down and a ClusterError raised (run under
         :func:`tf1mem.distributed.loopback.reexec_with_loopback`, as
         ``tf1mem.train`` does, to keep them on loopback).
+      loss_every: print the loss of every this-many-th partition (and of the
+        last); 1, the article's, prints all of them.
+      placement_table: print the table of partition 0's placement after training.
     """
 
     data_dir: str = models.DATA_DIR
@@ -73,12 +76,16 @@ class TwoTaskOptions:
     out: Optional[TextIO] = None
     session_options: Optional[config.SessionOptions] = None
     allow_remote: bool = False
+    loss_every: int = 1
+    placement_table: bool = True
 
     def __post_init__(self):
         if not 0 <= self.port_base <= 65534:
             raise ClusterError(f"port_base must be 0 or a port in 1..65534, got {self.port_base}")
         if self.partition_size <= 0:
             raise ClusterError(f"partition_size must be positive, got {self.partition_size}")
+        if self.loss_every <= 0:
+            raise ClusterError(f"loss_every must be positive, got {self.loss_every}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,12 +97,14 @@ class TwoTaskResult:
       placement: rows of the first step's partition graphs.
       ports: (task 0 port, task 1 port).
       train_seconds: seconds spent in the training steps.
+      test_accuracy: the trained model's accuracy on the MNIST test set.
     """
 
     losses: Tuple[float, ...]
     placement: Tuple[placement.PlacementRow, ...]
     ports: Tuple[int, int]
     train_seconds: float
+    test_accuracy: float
 
 
 def _check_port_free(port):
@@ -120,7 +129,7 @@ def _build_graph(task0, task1, learning_rate):
     """Example 2's graph in the default graph: forward pass on task0, loss and SGD on task1.
 
     ``None`` for both devices builds the same graph with no device scopes.
-    Returns ``(x, y, cross_entropy, train_step)``.
+    Returns ``(x, y, cross_entropy, train_step, accuracy)``.
     """
     import tensorflow as tf
 
@@ -132,7 +141,8 @@ def _build_graph(task0, task1, learning_rate):
         y = v1.placeholder(tf.float32, shape=[None, models.NUM_CLASSES])
         cross_entropy = models.loss(y_pred, y)
         train_step = models.training(cross_entropy, learning_rate)
-    return x, y, cross_entropy, train_step
+        accuracy = models.evaluation(y_pred, y)
+    return x, y, cross_entropy, train_step, accuracy
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,7 +218,7 @@ def measure_split(partition_size: int = 1000, *, port_base: int = 0,
             if devices[0] is not None:
                 target = [servers.start_server(cluster, JOB_NAME, i, allow_remote=allow_remote)
                           for i in range(2)][0].target
-            x, y, _, train_step = _build_graph(*devices, models.LEARNING_RATE)
+            x, y, _, train_step, _ = _build_graph(*devices, models.LEARNING_RATE)
             with v1.Session(target) as sess:
                 sess.run(v1.global_variables_initializer())
                 results.append(step_memory.measure_step(sess, train_step, {x: xs, y: ys},
@@ -253,10 +263,12 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
         task_servers = [servers.start_server(cluster, JOB_NAME, i, config=session_config,
                                              allow_remote=opts.allow_remote)
                         for i in range(2)]
-        x, y, cross_entropy, train_step = _build_graph(task0, task1, opts.learning_rate)
+        x, y, cross_entropy, train_step, accuracy = _build_graph(task0, task1,
+                                                                  opts.learning_rate)
         with v1.Session(task_servers[0].target, config=session_config) as sess:
             sess.run(v1.global_variables_initializer())
-            mnist = input_data.read_data_sets(opts.data_dir, one_hot=True, seed=opts.seed)
+            mnist = input_data.read_data_sets(opts.data_dir, one_hot=True, seed=opts.seed,
+                                              folder_name="--data-dir")
             num_partitions = mnist.train.num_examples // opts.partition_size
             partitions = [mnist.train.next_batch(opts.partition_size)
                           for _ in range(num_partitions)]
@@ -271,9 +283,14 @@ def run_two_task(opts: TwoTaskOptions) -> TwoTaskResult:
                 else:
                     _, loss_val = sess.run([train_step, cross_entropy], feed_dict=feed)
                 losses.append(float(loss_val))
-                print("Partition %d loss: %f" % (i, loss_val), file=out, flush=True)
+                if i % opts.loss_every == 0 or i == num_partitions - 1:
+                    print("Partition %d loss: %f" % (i, loss_val), file=out, flush=True)
             seconds = time.perf_counter() - start
-    print(f"\nPlacement of partition 0's step ({len(rows)} nodes):", file=out)
-    print(placement.format_table(rows), file=out, flush=True)
+            test_accuracy = float(sess.run(accuracy, feed_dict={
+                x: mnist.test.images, y: mnist.test.labels}))
+    if opts.placement_table:
+        print(f"\nPlacement of partition 0's step ({len(rows)} nodes):", file=out)
+        print(placement.format_table(rows), file=out, flush=True)
     return TwoTaskResult(losses=tuple(losses), placement=tuple(rows),
-                         ports=(ports[0], ports[1]), train_seconds=seconds)
+                         ports=(ports[0], ports[1]), train_seconds=seconds,
+                         test_accuracy=test_accuracy)

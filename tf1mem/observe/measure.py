@@ -10,7 +10,7 @@ predicted to fit. Nothing here reads the command line; TensorFlow is imported on
 inside functions.
 """
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from tf1mem.observe import caps, oom
 from tf1mem.observe.step_memory import StepMemory, measure_step
@@ -21,7 +21,8 @@ __all__ = ["measure_training_step"]
 def measure_training_step(graph, init_op, train_op, feed: Callable[[int], dict],
                           batch_size: int, *, steps: int = 3, timed_steps: int = 0,
                           memory_limit: Optional[int] = None,
-                          oom_report: Optional[str] = None) -> StepMemory:
+                          oom_report: Optional[str] = None,
+                          tf_log: Optional[Callable[[], Sequence[str]]] = None) -> StepMemory:
     """Measures ``train_op`` at ``batch_size`` in a new session on ``graph``.
 
     Args:
@@ -38,7 +39,10 @@ def measure_training_step(graph, init_op, train_op, feed: Callable[[int], dict],
         the environment (:func:`tf1mem.observe.caps.cap_environment`, before
         TensorFlow loads).
       oom_report: the file for TensorFlow's whole out-of-memory message (None: a new
-        temporary file).
+        file in tf1mem's report folder, :func:`tf1mem._places.report_dir`).
+      tf_log: returns TensorFlow's log lines held back from the console (the
+        allocator's dump, :meth:`tf1mem._tflog.QuietTensorFlow.allocator_lines`),
+        written to the report after the message; None: none held.
 
     Returns:
       The step's :class:`~tf1mem.observe.step_memory.StepMemory`.
@@ -60,4 +64,5 @@ def measure_training_step(graph, init_op, train_op, feed: Callable[[int], dict],
         except tf.errors.ResourceExhaustedError as exc:
             predicted = oom.predict_after_oom(sess, train_op, feed, batch_size, exc)
             report = oom.explain_oom(exc, graph, batch_size, predicted)
-            raise oom.out_of_memory_error(report, oom_report) from None
+            raise oom.out_of_memory_error(report, oom_report,
+                                          tf_log() if tf_log else ()) from None

@@ -16,10 +16,9 @@ import dataclasses
 import math
 import os
 import re
-import tempfile
 from typing import Optional, Tuple
 
-from tf1mem import _atomic, errors
+from tf1mem import _atomic, _places, errors
 from tf1mem.observe.batch_model import fit_linear, largest_batch
 from tf1mem.observe.caps import device_memory_limit
 from tf1mem.observe.step_memory import (TOP_TENSORS, VARIABLE_OPS, TensorRecord, measure_step,
@@ -220,7 +219,8 @@ def format_oom(report: OomReport, raw_path=None) -> str:
     return "\n".join(lines)
 
 
-def describe_oom(exc, graph=None, batch_size=None, limit=None, raw_path=None) -> str:
+def describe_oom(exc, graph=None, batch_size=None, limit=None, raw_path=None,
+                 tf_log=()) -> str:
     """The short explanation of an out-of-memory error; TF's raw report to a file.
 
     What ``tf1mem.train`` and ``tf1mem.run`` print: :func:`format_oom` of
@@ -232,13 +232,17 @@ def describe_oom(exc, graph=None, batch_size=None, limit=None, raw_path=None) ->
       graph: the graph run (op, shape, dtype of the live tensors), or None.
       batch_size: the batch fed, or None.
       limit: the device's byte limit (:func:`device_memory_limit`), or None.
-      raw_path: where TensorFlow's whole message goes; None: a new temporary file.
+      raw_path: where TensorFlow's whole message goes; None: a new file in tf1mem's
+        report folder (:func:`tf1mem._places.report_dir`).
+      tf_log: TensorFlow's log lines of the failure (the allocator's dump, held
+        back from the console by :class:`tf1mem._tflog.QuietTensorFlow`); written
+        to the same file after the message.
 
     Returns:
       The text to print (it names the raw report's file).
     """
     report = explain_oom(exc, graph, batch_size)
-    raw_path = _write_raw(report, raw_path)
+    raw_path = _write_raw(report, raw_path, tf_log)
     text = format_oom(report, raw_path)
     bound = batch_upper_bound(report, limit, graph_variable_bytes(graph))
     if bound is not None:
@@ -249,27 +253,32 @@ def describe_oom(exc, graph=None, batch_size=None, limit=None, raw_path=None) ->
     return text
 
 
-def _write_raw(report: OomReport, path=None):
-    """Writes TensorFlow's whole message to ``path`` (None: a new temporary file).
+def _write_raw(report: OomReport, path=None, tf_log=()):
+    """Writes TensorFlow's whole message, then its log lines ``tf_log``, to ``path``.
+
+    None: a new ``tf1mem-oom-*.txt`` in tf1mem's report folder
+    (:func:`tf1mem._places.report_dir`).
 
     Returns:
       The path written.
     """
     if path is None:
-        fd, path = tempfile.mkstemp(prefix="tf1mem-oom-", suffix=".txt")
-        os.close(fd)
-    _atomic.write_text(path, report.raw + "\n")
+        path = _places.new_report_file("tf1mem-oom-", ".txt")
+    text = report.raw + "\n"
+    if tf_log:
+        text += "\nTensorFlow's log at the failure:\n" + "\n".join(tf_log) + "\n"
+    _atomic.write_text(path, text)
     return path
 
 
-def out_of_memory_error(report: OomReport, raw_path=None) -> errors.Error:
+def out_of_memory_error(report: OomReport, raw_path=None, tf_log=()) -> errors.Error:
     """The error a measurement that ran out of memory raises.
 
     Its message is ``out of memory`` and :func:`format_oom`'s table; TensorFlow's
-    whole message is written to ``raw_path`` (None: a new temporary file), which the
-    table names.
+    whole message and its log lines ``tf_log`` are written to ``raw_path`` (None: a
+    new file in tf1mem's report folder), which the table names.
     """
-    raw_path = _write_raw(report, raw_path)
+    raw_path = _write_raw(report, raw_path, tf_log)
     return errors.Error("out of memory\n" + format_oom(report, raw_path))
 
 

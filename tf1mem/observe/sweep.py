@@ -22,7 +22,7 @@ import subprocess
 import sys
 from typing import List, Optional, Sequence
 
-from tf1mem import _atomic, errors
+from tf1mem import _atomic, _progress, errors
 from tf1mem.observe.text import align_rows, format_bytes, short_device
 
 __all__ = ["ModelSpec", "Point", "COMMAND", "SWEEP_COLUMNS", "model_label", "measure_point",
@@ -139,13 +139,6 @@ def measure_point(spec: ModelSpec, batch: int, memory_limit: Optional[int] = Non
                                   if dev.get("allocator_peak_bytes") is not None})
 
 
-def _progress(total, desc, enabled):
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="run", file=sys.stderr, disable=not enabled,
-                leave=False)
-
-
 # -------------------------------------------------------------------- sweep
 
 def run_sweep(spec: ModelSpec, batch_sizes: Sequence[int], csv_path: str, png_path: str,
@@ -157,14 +150,15 @@ def run_sweep(spec: ModelSpec, batch_sizes: Sequence[int], csv_path: str, png_pa
       batch_sizes: the batch sizes, in the order measured.
       csv_path: the CSV written (:data:`SWEEP_COLUMNS`, one row per point and device).
       png_path: the plot written, if matplotlib is installed (else a line says so).
-      progress: whether a progress bar is shown on stderr.
+      progress: whether a progress bar is shown on stderr (a terminal only:
+        :func:`tf1mem._progress.bar`).
 
     Returns:
       The points, one per batch size; a failed one has ``error`` set (shown as
       ``failed`` in the table, left out of the CSV and the plot).
     """
     points = []
-    with _progress(len(batch_sizes), "sweep", progress) as bar:
+    with _progress.bar(len(batch_sizes), "sweep", "run", progress) as bar:
         for batch in batch_sizes:
             bar.set_postfix(batch=batch)
             points.append(measure_point(spec, batch))
