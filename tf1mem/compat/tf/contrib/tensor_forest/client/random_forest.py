@@ -190,3 +190,11 @@ class TensorForestEstimator(Estimator):
             early_stopping_loss_threshold=early_stopping_loss_threshold,
             report_feature_importances=report_feature_importances),
             model_dir=model_dir, config=config, feature_engineering_fn=feature_engineering_fn)
+
+    def evaluate(self, *args, **kwargs):
+        """contrib.learn's ``evaluate``, its dict in TF 1.15's order: ``loss``,
+        ``accuracy``, any other metric, ``global_step``."""
+        results = super().evaluate(*args, **kwargs)
+        first = [key for key in ("loss", "accuracy") if key in results]
+        rest = [key for key in results if key not in first and key != "global_step"]
+        return {key: results[key] for key in first + rest + ["global_step"]}
