@@ -436,48 +436,58 @@ class RandomForestGraphs:
         cand_left += tf.reshape(tf.math.unsorted_segment_sum(
             tf.reshape(went_left, [-1, s]) * counting[:, None], cell, t * n * c), [t, n, c, s])
 
-        # Splits: leaves with enough samples, on the candidate of least weighted Gini.
+        # Splits: leaves with enough samples, on the candidate of least weighted Gini; only
+        # those leaves' statistics are read (a few per tree and step).
         total = tf.reduce_sum(fertile, -1)  # [t, n]
         due = tf.logical_and(tf.logical_and(ready, feature < 0), total >= self._split_after)
-        right = fertile[..., None] - cand_left
-        n_left = tf.reduce_sum(cand_left, 2)
-        n_right = tf.reduce_sum(right, 2)
-        score = (tf.math.divide_no_nan(tf.reduce_sum(tf.square(cand_left), 2), n_left)
-                 + tf.math.divide_no_nan(tf.reduce_sum(tf.square(right), 2), n_right))
+        due_at = tf.cast(tf.where(due), tf.int32)  # [k, 2]: (tree, leaf)
+        due_left = tf.gather_nd(cand_left, due_at)  # [k, c, s]
+        due_counts = tf.gather_nd(fertile, due_at)  # [k, c]
+        due_right = due_counts[..., None] - due_left
+        n_left = tf.reduce_sum(due_left, 1)
+        n_right = tf.reduce_sum(due_right, 1)
+        score = (tf.math.divide_no_nan(tf.reduce_sum(tf.square(due_left), 1), n_left)
+                 + tf.math.divide_no_nan(tf.reduce_sum(tf.square(due_right), 1), n_right))
         valid = tf.logical_and(n_left > 0, n_right > 0)
-        score = tf.where(valid, score, tf.fill(tf.shape(score), -1.0))
-        best = tf.argmax(score, -1, output_type=tf.int32)  # [t, n]
-        best_score = tf.reduce_max(score, -1)
-        parent = tf.math.divide_no_nan(tf.reduce_sum(tf.square(fertile), -1), total)
-        improves = best_score > parent * (1.0 + 1e-6)
-        wanted = tf.logical_and(due, improves)
+        score = tf.where(valid, score, tf.fill(tf.shape(score), -1.0))  # [k, s]
+        best = tf.argmax(score, -1, output_type=tf.int32)  # [k]
+        parent = tf.math.divide_no_nan(tf.reduce_sum(tf.square(due_counts), -1),
+                                       tf.reduce_sum(due_counts, -1))
+        improves = tf.reduce_max(score, -1) > parent * (1.0 + 1e-6)  # [k]
+        wanted = tf.scatter_nd(due_at, tf.cast(improves, tf.int32), [t, n]) > 0
         rank = tf.cumsum(tf.cast(wanted, tf.int32), axis=1, exclusive=True)
         child = size[:, None] + 2 * rank
         split = tf.logical_and(wanted, child + 2 <= n)
-        retry = tf.logical_and(due, tf.logical_not(improves))
         new_size = size + 2 * tf.reduce_sum(tf.cast(split, tf.int32), 1)
-        best_at = best[..., None]
-        split_feature = tf.squeeze(tf.gather(cand_feature, best_at, batch_dims=2), -1)
-        split_threshold = tf.squeeze(tf.gather(cand_threshold, best_at, batch_dims=2), -1)
-        feature = tf.where(split, split_feature, feature)
-        threshold = tf.where(split, split_threshold, threshold)
-        left = tf.where(split, child, left)
+        # Per due leaf: does it split, its chosen feature, threshold and children.
+        splits = tf.gather_nd(split, due_at)  # [k]
+        best_at = tf.concat([due_at, best[:, None]], -1)  # [k, 3]
+        first = tf.gather_nd(child, due_at)
+        parents = tf.boolean_mask(due_at, splits)
+        chosen = tf.boolean_mask(best_at, splits)
+        first = tf.boolean_mask(first, splits)
+        feature = tf.tensor_scatter_nd_update(feature, parents, tf.gather_nd(cand_feature,
+                                                                             chosen))
+        threshold = tf.tensor_scatter_nd_update(threshold, parents,
+                                                tf.gather_nd(cand_threshold, chosen))
+        left = tf.tensor_scatter_nd_update(left, parents, first)
         # The children start with the chosen candidate's left and right counts.
-        best_left = tf.squeeze(tf.gather(tf.transpose(cand_left, [0, 1, 3, 2]), best_at,
-                                         batch_dims=2), 2)  # [t, n, c]
-        where = tf.where(split)  # [k, 2]
-        parents = tf.cast(where, tf.int32)
-        first = tf.gather_nd(child, parents)
+        best_left = tf.gather(due_left, best, batch_dims=1, axis=2)  # [k, c]
+        chosen_left = tf.boolean_mask(best_left, splits)
         child_at = tf.concat([tf.stack([parents[:, 0], first], -1),
                               tf.stack([parents[:, 0], first + 1], -1)], 0)
-        child_counts = tf.concat([tf.gather_nd(best_left, parents),
-                                  tf.gather_nd(fertile - best_left, parents)], 0)
+        child_counts = tf.concat(
+            [chosen_left, tf.boolean_mask(due_counts, splits) - chosen_left], 0)
         counts = tf.tensor_scatter_nd_update(counts, child_at, child_counts)
         # Leaves that split or found no useful split forget their candidates.
-        reset = tf.logical_or(split, retry)
-        ready = tf.logical_and(ready, tf.logical_not(reset))
-        fertile = tf.where(reset[..., None], tf.zeros_like(fertile), fertile)
-        cand_left = tf.where(reset[..., None, None], tf.zeros_like(cand_left), cand_left)
+        reset = tf.logical_or(splits, tf.logical_not(improves))
+        reset_at = tf.boolean_mask(due_at, reset)
+        ready = tf.tensor_scatter_nd_update(ready, reset_at,
+                                            tf.zeros(tf.shape(reset_at)[:1], tf.bool))
+        fertile = tf.tensor_scatter_nd_update(fertile, reset_at,
+                                              tf.zeros([tf.shape(reset_at)[0], c]))
+        cand_left = tf.tensor_scatter_nd_update(cand_left, reset_at,
+                                                tf.zeros([tf.shape(reset_at)[0], c, s]))
 
         news = (feature, threshold, left, new_size, counts, ready, cand_feature, cand_threshold,
                 fertile, cand_left)
