@@ -139,6 +139,8 @@ def test_max_nodes_caps_every_tree():
     (dict(split_finish_name="hoeffding"), r"split_finish_name='hoeffding'"),
     (dict(num_trees=0), r"num_trees must be a positive int, got 0"),
     (dict(max_nodes=10 ** 9), r"MiB, over its limit"),
+    (dict(feature_bagging_fraction=0.1), r"feature_bagging_fraction=0\.1 leaves no feature of 4"),
+    (dict(bagging_fraction=0.0), r"bagging_fraction must be in \(0, 1\], got 0\.0"),
 ])
 def test_refusals_name_the_value(kwargs, needle):
     args = dict(num_classes=3, num_features=4)

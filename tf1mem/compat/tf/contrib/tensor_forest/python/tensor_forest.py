@@ -188,8 +188,9 @@ def _check(params):
         raise ValueError(f"ForestHParams.bagging_fraction must be in (0, 1], got "
                          f"{params.bagging_fraction!r}")
     if params.bagged_num_features < 1:
-        raise ValueError(f"ForestHParams.feature_bagging_fraction={params.feature_bagging_fraction!r}"
-                         f" leaves no feature of {sizes['num_features']}: raise it")
+        raise ValueError(f"ForestHParams.feature_bagging_fraction="
+                         f"{params.feature_bagging_fraction!r} leaves no feature of "
+                         f"{sizes['num_features']}: raise it")
     stats = 4 * sizes["num_trees"] * sizes["max_nodes"] * sizes["num_splits_to_consider"] * (
         sizes["num_classes"] + 2)
     if stats > MAX_STATS_BYTES:
