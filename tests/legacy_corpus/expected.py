@@ -199,16 +199,16 @@ CASES = {
         oracle="TF 1.15.5 imports bayesflow and prints 'monte_carlo: expectation' (exit 0)",
     ),
     "random_forest_mnist.py": dict(
-        # TF 1.15.5's forest was random from run to run: its test accuracy is a range. 15
-        # oracle runs (2026-12-07, this 2-core machine): 0.9027 to 0.9106, mean 0.9065,
-        # standard deviation 0.0022; the check is the mean +- 4.5 deviations (a bare
+        # TF 1.15.5's forest was random from run to run: its test accuracy is a range. 23
+        # oracle runs (2026-12-07, this 2-core machine): 0.9027 to 0.9121, mean 0.9067,
+        # standard deviation 0.0024; the check is the mean +- 4.5 deviations (a bare
         # min-max range of n runs misses a next run of the same program with probability
-        # 2 / (n + 1)). tf1mem's 10 runs: 0.9028 to 0.9139 (docs/CONTRIB_NOTES.md).
+        # 2 / (n + 1)). tf1mem's 10 runs: 0.9048 to 0.9118 (docs/CONTRIB_NOTES.md).
         args=["{mnist}"], exit_code=0,
         lines=["hparams: num_splits_to_consider=28 split_after_samples=250 "
                "bagging_fraction=1.0 num_output_columns=11",
                "infer_op: float32 rank 2", "initial loss: -1.000000"],
-        numbers=[("Test Accuracy:", [0.9065], 0.0098)],
+        numbers=[("Test Accuracy:", [0.9067], 0.0108)],
         stdout_regex=[r"^Step 1, Loss: -\d", r"^Step 50, Loss: -\d+\.\d+, Acc: 0\.[89]\d+$",
                       r"^Step 100, Loss: -\d+\.\d+, Acc: 0\.[89]\d+$"],
     ),
