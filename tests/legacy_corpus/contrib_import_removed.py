@@ -3,4 +3,4 @@ with a clear message."""
 import tensorflow as tf
 from tensorflow.contrib.bayesflow.python.ops import monte_carlo
 
-print('monte_carlo: %s' % monte_carlo.expectation.__name__)
+print('monte_carlo.expectation callable: %s' % callable(monte_carlo.expectation))
