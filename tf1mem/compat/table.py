@@ -165,6 +165,12 @@ CONTRIB_MODULES = {
     'resampler': ('tf1mem.compat.tf.contrib.resampler',
         ("tf1mem's re-implementation of resampler (bilinear sampling, zero outside the"
          " image) on TF ops, with TensorFlow's own gradients")),
+    'tensor_forest': ('tf1mem.compat.tf.contrib.tensor_forest',
+        ("tf1mem's re-implementation of python.tensor_forest (ForestHParams, "
+         'RandomForestGraphs: the online random forest grown in TF ops on variables, '
+         'classification with dense features) and client.random_forest '
+         "(TensorForestEstimator on tf1mem's tf.contrib.learn); regression and the ops "
+         'modules are not provided')),
 }
 
 # Provided modules whose tf1mem module mostly names TF 2's own objects at their TF 1.15
@@ -173,8 +179,6 @@ FORWARDING = frozenset({"summary", "metrics", "cudnn_rnn", "util"})
 
 # Removed modules: tf.contrib.X -> replacement advice.
 REMOVED_CONTRIB = {
-    'tensor_forest':
-        'TensorFlow Decision Forests (pip install tensorflow_decision_forests)',
     'bayesflow':
         'TensorFlow Probability',
     'tpu':
@@ -248,6 +252,18 @@ REMOVED_SYMBOLS = {
     "estimator.logistic_regression_head": "a custom model_fn",
     "estimator.boosted_trees_classifier_train_in_memory": "TensorFlow Decision Forests",
     "estimator.boosted_trees_regressor_train_in_memory": "TensorFlow Decision Forests",
+    **{f"tensor_forest.{_path}": "tf.contrib.tensor_forest.python.tensor_forest's "
+                                 "RandomForestGraphs (tf1mem provides it), or TensorFlow "
+                                 "Decision Forests"
+       for _path in ("data_ops", "model_ops", "stats_ops", "tensor_forest_ops",
+                     "python.data_ops", "python.model_ops", "python.stats_ops",
+                     "python.tensor_forest_ops")},
+    **{f"tensor_forest.{_path}": "tf.compat.v1.metrics (accuracy, auc, ...) on the "
+                                 "estimator's predictions"
+       for _path in ("eval_metrics", "client.eval_metrics")},
+    **{f"tensor_forest.client.random_forest.{_name}": "TensorForestEstimator (tf1mem "
+                                                      "provides it), one per head"
+       for _name in ("MultiForestMultiHeadEstimator", "CoreTensorForestEstimator")},
     "factorization.WALSModel": "a tf.compat.v1 or Keras matrix-factorisation model",
     "factorization.WALSMatrixFactorization": "a tf.compat.v1 or Keras matrix-factorisation "
                                              "model",
