@@ -14,6 +14,14 @@ printed:
   (f) the same SGD in NumPy: the compute floor of this machine
   (g) TF 1.15 running the article's script, when ``--tf1-python PATH`` names a
       Python with tensorflow==1.15 (docs/DEVELOPERS.md: the oracle venv)
+  (h) ``python -m tf1mem.train --fast --cpus 0``: (d) pinned to one core
+  (i) ``python -m tf1mem.train --fast --inter-op-threads 0``: (d) with TensorFlow's
+      own choice of inter-op threads instead of the fast loop's one
+
+After the table, the fast loop against the exact one: (d), (h) and (i) against (c),
+all from the same run (the goal: (d), unpinned, at least 5x (c)). The header names
+the machine (CPU model, cores) and the load average at the start; the load at the
+end follows the table.
 
 The scripts time their own training loop (first step to last, collections
 included); "wall" is the whole process from outside. Ratios are against (a). For
@@ -22,7 +30,7 @@ time per step from step 100 to the last, once the session's first steps (which
 cost more on TF 2.21) are behind, the measure the issue that asked for this used.
 
 Usage: python scripts/bench_train.py [--repeats N] [--steps N] [--data-dir DIR]
-                                     [--tf1-python PATH]
+                                     [--tf1-python PATH] [--only LETTERS]
 """
 
 import argparse
@@ -35,6 +43,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _bench_machine import header_lines, load_average
 
 REPO = Path(__file__).resolve().parents[1]
 ARTICLE = REPO / "scripts" / "legacy" / "softmax_mnist.py"
@@ -149,6 +159,26 @@ def run_variant(cmd, cwd, env):
     return wall, summary["train_seconds"], summary["test_accuracy"], None
 
 
+def fast_against_exact(medians):
+    """Prints the fast loop's variants against ``--exact`` (c), train time and wall."""
+    exact = medians.get("(c) tf1mem.train --exact")
+    fast = {name: m for name, m in medians.items() if name[:3] in ("(d)", "(h)", "(i)")}
+    if exact is None or not fast:
+        return
+    print(f"\nthe fast loop against --exact, unpinned (c): train {exact[1]:.3f} s, "
+          f"wall {exact[0]:.2f} s")
+    print(f"{'variant':<28} {'train s':>8} {'x (c)':>6} {'wall s':>7} {'x (c)':>6}")
+    for name, (wall, train_s, _, _) in fast.items():
+        print(f"{name:<28} {train_s:>8.3f} {exact[1] / train_s:>6.2f} {wall:>7.2f} "
+              f"{exact[0] / wall:>6.2f}")
+    unpinned, pinned = fast.get("(d) tf1mem.train --fast"), fast.get("(h) train --fast --cpus 0")
+    if unpinned and pinned:
+        print(f"unpinned / pinned (d)/(h): {unpinned[1] / pinned[1]:.2f}")
+    if unpinned:
+        ratio = exact[1] / unpinned[1]
+        print(f"goal (d) >= 5x (c) unpinned: {ratio:.2f}x, {'met' if ratio >= 5 else 'NOT met'}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -156,7 +186,7 @@ def main(argv=None):
     parser.add_argument("--data-dir", default=str(REPO / "MNIST_data"),
                         help="folder with the four MNIST .gz files (copied)")
     parser.add_argument("--tf1-python", help="a Python with tensorflow==1.15 for (g)")
-    parser.add_argument("--only", default="abcdefg",
+    parser.add_argument("--only", default="abcdefghi",
                         help="letters of the variants to run (default: all); (a) always runs")
     args = parser.parse_args(argv)
     if not Path(args.data_dir, "train-images-idx3-ubyte.gz").exists():
@@ -183,11 +213,15 @@ def main(argv=None):
             "(d) tf1mem.train --fast": [*train, "--fast"],
             "(e) Keras 3 model.fit": [py, "keras_fit.py", steps],
             "(f) NumPy SGD (floor)": [py, "numpy_sgd.py", steps],
+            "(h) train --fast --cpus 0": [*train, "--fast", "--cpus", "0"],
+            "(i) train --fast, TF threads": [*train, "--fast", "--inter-op-threads", "0"],
         }
         if args.tf1_python:
             variants["(g) TF 1.15 article"] = [args.tf1_python, "article.py"]
         variants = {name: cmd for name, cmd in variants.items()
                     if name[1] in args.only or name.startswith("(a)")}
+        print("\n".join(header_lines(
+            f"scripts/bench_train.py: TF 2.21 python {py}, {args.steps} steps")), flush=True)
         results = {name: [] for name in variants}
         for name, cmd in variants.items():  # warm the page cache and compiled caches
             run_variant(cmd, work, env)
@@ -217,6 +251,8 @@ def main(argv=None):
               "processes each, alternating; steps/s x (a) = how many times faster than (a); "
               "wall x (a) = whole process time relative to (a); after 100 = us/step from "
               "step 100 on.")
+        print(f"load average (1, 5, 15 min) at the end: {load_average()}")
+        fast_against_exact(medians)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -116,7 +116,9 @@ def _parser():
                         help="run on these CPUs only, as taskset -c (e.g. 0 or 0-3; default "
                              "$TF1MEM_CPUS, else all): on a small machine one core can "
                              "train faster than two; checked with the kernel")
-    config.add_argparse_flags(parser)
+    config.add_argparse_flags(parser, defaults={
+        "inter_op_parallelism_threads": "1, in a pool of the fast loop's session's own; "
+                                        "TensorFlow's choice for --exact"})
     return parser
 
 

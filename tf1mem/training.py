@@ -32,8 +32,8 @@ from typing import Optional, TextIO, Tuple
 from tf1mem import _progress as _progress_bar
 from tf1mem import errors, models
 
-__all__ = ["MODES", "LOOPS", "FAST_CHUNK", "UNROLL", "TrainOptions", "TrainResult", "train_softmax",
-           "ExactLoop", "FastLoop"]
+__all__ = ["MODES", "LOOPS", "FAST_CHUNK", "UNROLL", "FAST_SESSION_THREADS", "TrainOptions",
+           "TrainResult", "train_softmax", "loop_session_fields", "ExactLoop", "FastLoop"]
 
 MODES = ("softmax", "two-task")
 LOOPS = ("fast", "exact")
@@ -46,6 +46,11 @@ FAST_CHUNK = 250
 # Measured on 2 cores, 1000 steps of batch 100, three runs each: 167-206 us a step
 # with 1, 160-178 with 5, 144-166 with 10, 140-174 with 25.
 UNROLL = 10
+# The fast loop's session threading unless the user chooses (--inter-op-threads N,
+# TF1MEM_INTER_OP_THREADS): one inter-op thread of the session's own, so that the
+# steps' ops, which form one chain, run on one thread instead of being handed between
+# threads on both cores. Measured: docs/PERFORMANCE.md ("The fast loop's threads").
+FAST_SESSION_THREADS = {"inter_op_parallelism_threads": 1, "use_per_session_threads": True}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,6 +143,8 @@ def train_softmax(opts: TrainOptions, err: Optional[TextIO] = None) -> TrainResu
     for line in config.describe_config(session_config):
         if "(default" not in line:  # only what the user asked for, and its effect
             print(f"tf1mem: {line}", file=err)
+    for field, value in loop_session_fields(opts).items():  # the loop's own, not reported
+        setattr(session_config, field, value)
     phases["load"] = time.perf_counter() - mark
 
     loop = FastLoop if opts.loop == "fast" else ExactLoop
@@ -163,6 +170,25 @@ def train_softmax(opts: TrainOptions, err: Optional[TextIO] = None) -> TrainResu
         train_seconds=train_seconds, total_seconds=time.perf_counter() - start,
         examples_per_second=opts.steps * opts.batch_size / train_seconds,
         loop=opts.loop, phases=phases)
+
+
+def loop_session_fields(opts: TrainOptions) -> dict:
+    """The ``ConfigProto`` fields the loop sets on top of the user's session options.
+
+    The fast loop gets :data:`FAST_SESSION_THREADS` unless the user set the inter-op
+    thread count (``opts.session.inter_op_parallelism_threads``, from
+    ``--inter-op-threads`` or ``TF1MEM_INTER_OP_THREADS``; 0, TensorFlow's choice,
+    counts as set); the exact loop, the article's, gets nothing (its session is the
+    article's, with the user's options only).
+
+    Returns:
+      A dict of ``ConfigProto`` field name to value, empty when there is none.
+    """
+    if opts.loop != "fast":
+        return {}
+    if getattr(opts.session, "inter_op_parallelism_threads", None) is not None:
+        return {}
+    return dict(FAST_SESSION_THREADS)
 
 
 def _progress(opts: TrainOptions, err: TextIO):

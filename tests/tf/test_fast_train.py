@@ -5,6 +5,7 @@ tests/commands/test_fast_train.py, tests/unit/test_fast_train.py.
 """
 
 import dataclasses
+import io
 
 import numpy
 import pytest
@@ -189,3 +190,46 @@ def test_fast_loop_refuses_a_batch_larger_than_the_training_set(tmp_path):
         training.train_softmax(opts)
     result = training.train_softmax(dataclasses.replace(opts, loop="exact"))
     assert result.loop == "exact" and result.steps == 2
+
+
+# ------------------------------------------------------------ the session's threads
+
+
+@pytest.mark.parametrize("loop, session, want", [
+    # The fast loop's own: one inter-op thread in a pool of the session's own.
+    ("fast", None, (1, True)),
+    # The user's --inter-op-threads (or TF1MEM_INTER_OP_THREADS) wins, 0 too.
+    ("fast", {"inter_op_parallelism_threads": 3}, (3, False)),
+    ("fast", {"inter_op_parallelism_threads": 0}, (0, False)),
+    # The article's loop keeps the article's session: nothing added.
+    ("exact", None, (0, False)),
+    ("exact", {"inter_op_parallelism_threads": 2}, (2, False)),
+])
+def test_the_session_gets_the_loops_threading(tmp_path, monkeypatch, loop, session, want):
+    import tensorflow as tf
+
+    from tf1mem import config
+
+    configs = []
+    real_session = tf.compat.v1.Session
+
+    class Recording(real_session):
+        def __init__(self, *args, **kwargs):
+            configs.append(kwargs.get("config"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(tf.compat.v1, "Session", Recording)
+    data = tmp_path / "gen"
+    _mnist_fixtures.write_fake_mnist(data, n_train=5300, n_test=200, seed=7, separable=True)
+    opts = training.TrainOptions(
+        data_dir=str(data), seed=0, steps=20, batch_size=50, progress=False, loop=loop,
+        session=None if session is None else config.SessionOptions(**session))
+    err = io.StringIO()
+    training.train_softmax(opts, err=err)
+    [used] = configs
+    assert (used.inter_op_parallelism_threads, used.use_per_session_threads) == want
+    # The loop's own threading is not reported as the user's choice (a user's 0 is
+    # TensorFlow's default, not reported either).
+    reported = err.getvalue()
+    asked = bool(session and session["inter_op_parallelism_threads"])
+    assert ("inter_op_parallelism_threads" in reported) == asked, reported

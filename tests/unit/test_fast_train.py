@@ -41,3 +41,37 @@ def test_batch_indices_refuse_a_batch_larger_than_the_set():
     data = input_data.DataSet(numpy.zeros((5, 2, 2, 1), numpy.uint8), numpy.zeros(5), seed=0)
     with pytest.raises(ValueError, match="batch_size 6 must be in 1..5"):
         data.batch_indices(6, 1)
+
+
+# ------------------------------------------------------------ the session's threads
+
+
+@pytest.mark.parametrize("argv, env, want", [
+    ([], {}, {"inter_op_parallelism_threads": 1, "use_per_session_threads": True}),
+    (["--fast"], {}, {"inter_op_parallelism_threads": 1, "use_per_session_threads": True}),
+    (["--inter-op-threads", "4"], {}, {}),
+    (["--inter-op-threads", "0"], {}, {}),  # TensorFlow's choice, asked for
+    ([], {"TF1MEM_INTER_OP_THREADS": "2"}, {}),
+    (["--intra-op-threads", "1"], {},  # another option leaves the loop's threads alone
+     {"inter_op_parallelism_threads": 1, "use_per_session_threads": True}),
+    (["--exact"], {}, {}),
+])
+def test_the_fast_loop_chooses_its_threads_unless_the_user_does(monkeypatch, argv, env, want):
+    from tf1mem import train, training
+
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    opts = train.parse_args(argv)
+    assert training.loop_session_fields(opts) == want
+    if "--inter-op-threads" in argv:
+        given = int(argv[argv.index("--inter-op-threads") + 1])
+        assert opts.session.inter_op_parallelism_threads == given
+
+
+def test_train_help_shows_the_inter_op_default():
+    from tf1mem import train
+
+    text = " ".join(train._parser().format_help().split())
+    assert ("--inter-op-threads N inter-op thread pool size, 0 lets TensorFlow choose "
+            "(default: 1, in a pool of the fast loop's session's own; TensorFlow's "
+            "choice for --exact; env TF1MEM_INTER_OP_THREADS)") in text

@@ -465,7 +465,7 @@ def _flag_type(option):
     return parse
 
 
-def add_argparse_flags(parser):
+def add_argparse_flags(parser, *, defaults=None):
     """Adds the session-config flags to an ``argparse`` parser.
 
     Flags (destinations are the :data:`OPTION_NAMES`; unset flags are ``None``):
@@ -474,6 +474,9 @@ def add_argparse_flags(parser):
 
     Args:
       parser: an ``argparse.ArgumentParser``.
+      defaults: a mapping of option name to what the command does while the flag
+        and its variable are unset, shown in the flag's help as its default (the
+        flag's value stays ``None``: the command applies its default itself).
 
     Returns:
       The argument group the flags were added to.
@@ -481,12 +484,15 @@ def add_argparse_flags(parser):
     if not isinstance(parser, argparse.ArgumentParser):
         raise ConfigError(
             f"parser must be an argparse.ArgumentParser, got {type(parser).__name__}")
+    defaults = dict(defaults or {})
+    check_names(defaults)
     group = parser.add_argument_group(
         "session config",
         "GPU memory and placement options for every session; they beat the "
         "TF1MEM_* environment variables.")
     for option in OPTIONS:
-        help_text = f"{option.help} (env {option.env_var})"
+        help_text = (f"{option.help} (default: {defaults[option.name]}; env {option.env_var})"
+                     if option.name in defaults else f"{option.help} (env {option.env_var})")
         if option.kind.metavar is None:
             group.add_argument(option.flag, dest=option.name,
                                action=argparse.BooleanOptionalAction, default=None,
