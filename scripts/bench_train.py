@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark: the article's example 1, trained seven ways, side by side in one run.
+"""Benchmark: the article's example 1, trained nine ways, side by side in one run.
 
 Each variant trains softmax regression on MNIST, batch 100, learning rate 0.5, for
 ``--steps`` steps on the batches TF1's ``next_batch`` gives with seed 1, each in a
