@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests import _subproc
-from tf1mem import _places
+from tf1mem import _places, _warm
 from tf1mem.data import fetch
 
 # Vendored legacy code that runs only under tf1mem or TF 1.15.5, from a copy
@@ -74,3 +74,26 @@ def real_mnist_dir(tmp_path_factory):
     for got in fetch.fetch_all(dest, progress=False):
         assert got.sha256 == fetch.MNIST_SHA256[fetch.payload_name(os.path.basename(got.path))]
     return dest
+
+
+def _private_folder(folder):
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)  # whatever the umask
+    return folder
+
+
+@pytest.fixture
+def warm_dir(tmp_path):
+    """A warm template's folder for one test (``TF1MEM_WARM_DIR``); its template, if
+    one started, is stopped at the end, so no process is left behind."""
+    folder = _private_folder(tmp_path / "warm")  # tmp_path/warm: short for the socket
+    yield folder
+    _warm.stop({_warm.DIR_ENV_VAR: str(folder)})
+
+
+@pytest.fixture(scope="module")
+def module_warm_dir(tmp_path_factory):
+    """As :func:`warm_dir`, one template for a module's parametrised parity tests."""
+    folder = _private_folder(tmp_path_factory.mktemp("warm"))
+    yield folder
+    _warm.stop({_warm.DIR_ENV_VAR: str(folder)})
