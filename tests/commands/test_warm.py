@@ -286,3 +286,40 @@ def test_an_idle_template_exits(tmp_path, warm_dir):
     else:
         pytest.fail(f"the template {template} outlived its idle time")
     assert _status(warm_dir) is None
+
+
+# ------------------------------------------------------------ memory sweep and fit
+
+
+_MLP = ["--model", "mlp", "--hidden", "256", "--steps", "2"]
+
+
+def _peaks(csv_path):
+    import csv
+
+    with open(csv_path) as f:
+        return [(r["batch_size"], r["device"], r["peak_bytes"]) for r in csv.DictReader(f)]
+
+
+def test_memory_sweep_warm_measures_what_a_cold_sweep_measures(tmp_path, warm_dir):
+    cold_csv, warm_csv = tmp_path / "cold.csv", tmp_path / "warm.csv"
+    args = ["-m", "tf1mem.memory", "sweep", *_MLP, "--batch-sizes", "64,512",
+            "--no-progress", "--png", tmp_path / "s.png"]
+    _subproc.run([*args, "--csv", cold_csv], cwd=tmp_path, check_rc=0)
+    proc = _subproc.run([*args, "--csv", warm_csv, "--warm", "--verbose"], cwd=tmp_path,
+                        env=_env(warm_dir), check_rc=0)
+    assert "run cold" not in proc.stderr, proc.stderr
+    assert _peaks(warm_csv) == _peaks(cold_csv)
+    assert _status(warm_dir)["runs"] == 2  # each point a child of the template
+
+
+def test_memory_fit_warm_finds_the_cold_answer(tmp_path, warm_dir):
+    at = json.loads(_subproc.run(["-m", "tf1mem.memory", "measure", *_MLP, "--batch-size",
+                                  "3000", "--json"], check_rc=0).stdout.splitlines()[-1])
+    args = ["-m", "tf1mem.memory", "fit", *_MLP, "--budget", str(at["peak_bytes"]),
+            "--margin", "0", "--no-progress"]
+    cold = _subproc.run(args, cwd=tmp_path, check_rc=0)
+    warm = _subproc.run([*args, "--warm"], cwd=tmp_path, env=_env(warm_dir), check_rc=0)
+    assert warm.stdout == cold.stdout
+    trials = len([line for line in warm.stdout.splitlines() if line.startswith("trial ")])
+    assert _status(warm_dir)["runs"] == trials  # uncapped on this CPU: all warm
