@@ -24,7 +24,7 @@ import pytest
 from tests import _subproc
 from tf1mem import _warm, errors
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.cold]
 
 _PROBE = """\
 import json, os, sys
