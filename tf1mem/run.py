@@ -33,6 +33,12 @@ missing script) exit 2. Not supported: ``-c CODE``, a script on standard input
 (``-``), and python's own interpreter options (give those to python:
 ``python -X dev -m tf1mem.run SCRIPT``).
 
+``--warm`` (or ``TF1MEM_WARM=1``) runs the script in a child forked from a per-user
+template that has imported TensorFlow already (:mod:`tf1mem._warm`,
+:mod:`tf1mem._warm_template`): the same run without TensorFlow's start-up. A run whose
+import-time settings differ from the template's runs cold (``--verbose`` says why);
+``--warm-status`` and ``--warm-stop`` show and end the template.
+
 TensorFlow's gRPC server runs any graph it is sent, without authentication, and in
 TF 2.21 listens on every interface whatever the ClusterSpec says. So the command
 restarts itself once, before TensorFlow is imported, under :mod:`tf1mem.distributed.loopback`'s
