@@ -19,8 +19,8 @@ next warm run starts a fresh one; otherwise it forks the run's child from that l
 The template waits for each child on a pidfd, forwards the signals its caller sends
 (:data:`tf1mem._warm.TO_GROUP` to the child's process group), kills the child when
 the caller goes away, and sends the exit status back. It exits after
-``TF1MEM_WARM_IDLE_S`` seconds (default 900) without a run, on ``--warm-stop``, or
-when killed; a child dies with it (``PR_SET_PDEATHSIG``), and the caller then reports
+``TF1MEM_WARM_IDLE_S`` seconds (default 900) without a run, on ``--warm-stop``, once
+its socket is gone (its folder removed: checked every 30 s), or when killed; a child dies with it (``PR_SET_PDEATHSIG``), and the caller then reports
 the loss (:class:`tf1mem._warm.TemplateLost`).
 
 Why forking is safe: after the imports the process has three tasks, all named
@@ -63,6 +63,7 @@ _COMMAND_MODULES = ("tf1mem.run", "tf1mem.memory", "tf1mem.models", "tf1mem._tfl
                     "tf1mem.compat.runtime.hooks", "tf1mem.distributed.loopback",
                     "tf1mem.config.affinity")
 _PR_SET_PDEATHSIG = 1
+_CHECK_S = 30  # how often the template checks that its socket is still its own
 
 
 def _is_open(fd):
@@ -139,12 +140,18 @@ class _Template:
             if self.stopping and not self.runs:
                 _log("stopped")
                 return
-            timeout = None
+            if not self.stopping and not self._reachable():
+                _log(f"{self.path} is gone (its folder removed?): no one can reach this "
+                     f"template; retiring")
+                self._retire()
+                continue
+            timeout = _CHECK_S
             if not self.runs:
-                timeout = self.idle_limit - (time.monotonic() - self.last_active)
-                if timeout <= 0:
+                idle = self.idle_limit - (time.monotonic() - self.last_active)
+                if idle <= 0:
                     _log(f"idle for {self.idle_limit:.0f} s: exiting")
                     return
+                timeout = min(idle, _CHECK_S)
             for key, _ in self.sel.select(timeout):
                 kind, obj = key.data
                 if kind == "listen":
@@ -153,6 +160,12 @@ class _Template:
                     self._message(obj)
                 else:
                     self._reap(obj)
+
+    def _reachable(self):
+        try:
+            return os.stat(self.path).st_ino == self.bound
+        except OSError:
+            return False
 
     def _accept(self):
         try:
@@ -234,11 +247,11 @@ class _Template:
         self.stopping = True
         self.sel.unregister(self.listener)
         self.listener.close()
-        try:
-            if os.stat(self.path).st_ino == self.bound:  # not a successor's socket
+        if self._reachable():  # not a successor's socket
+            try:
                 os.unlink(self.path)
-        except OSError:
-            pass
+            except OSError:
+                pass
 
     def _run(self, conn, message, fds):
         def refuse(reason):

@@ -34,7 +34,8 @@ print(json.dumps({"argv": sys.argv, "cwd": os.getcwd(), "path0": sys.path[0],
                   "umask": mask, "stdin": data.upper(), "probe": os.environ.get("PROBE"),
                   "tty": [s.isatty() for s in (sys.stdin, sys.stdout, sys.stderr)],
                   "buffering": sys.stdout.line_buffering, "name": sys.stdout.name,
-                  "encoding": sys.stdout.encoding, "file": __file__, "main": __name__}))
+                  "encoding": sys.stdout.encoding, "file": __file__, "main": __name__,
+                  "reports": os.environ.get("TF1MEM_REPORT_DIR")}))
 print("to stderr", file=sys.stderr)
 sys.stdout.flush()
 os._exit(int(sys.argv[1]))
@@ -76,6 +77,8 @@ def test_a_warm_run_is_a_cold_run_and_python(tmp_path, warm_dir):
         assert proc.stderr == python.stderr == "to stderr\n", _subproc.describe(proc)
     assert json.loads(python.stdout)["stdin"] == "SOME INPUT\n"
     assert json.loads(python.stdout)["file"] == str(script)
+    # Reports go where a cold run's go: the caller's report folder reaches the child.
+    assert json.loads(python.stdout)["reports"] == os.environ["TF1MEM_REPORT_DIR"]
     state = _status(warm_dir)
     assert state["runs"] == 2 and state["running"] == 0, state
 
@@ -309,7 +312,12 @@ def test_memory_sweep_warm_measures_what_a_cold_sweep_measures(tmp_path, warm_di
     proc = _subproc.run([*args, "--csv", warm_csv, "--warm", "--verbose"], cwd=tmp_path,
                         env=_env(warm_dir), check_rc=0)
     assert "run cold" not in proc.stderr, proc.stderr
-    assert _peaks(warm_csv) == _peaks(cold_csv)
+    warm, cold = _peaks(warm_csv), _peaks(cold_csv)
+    assert [row[:2] for row in warm] == [row[:2] for row in cold]
+    # Two cold runs differ too (the MLP at batch 64: 1693776 or 1683496 bytes, the
+    # order of TensorFlow's allocations across its thread pools): within 2 %.
+    for (_, _, w), (_, _, c) in zip(warm, cold):
+        assert abs(int(w) - int(c)) <= 0.02 * int(c), (warm, cold)
     assert _status(warm_dir)["runs"] == 2  # each point a child of the template
 
 
@@ -320,6 +328,14 @@ def test_memory_fit_warm_finds_the_cold_answer(tmp_path, warm_dir):
             "--margin", "0", "--no-progress"]
     cold = _subproc.run(args, cwd=tmp_path, check_rc=0)
     warm = _subproc.run([*args, "--warm"], cwd=tmp_path, env=_env(warm_dir), check_rc=0)
-    assert warm.stdout == cold.stdout
+
+    def answer(proc):
+        import re
+
+        return int(re.search(r"^answer: batch (\d+)", proc.stdout, re.M).group(1))
+
+    # The peaks of two cold runs differ by up to ~1 % (see the sweep's test): so may
+    # the answers, by as much (the batch 3000 was measured to fit the budget).
+    assert abs(answer(warm) - answer(cold)) <= 30, (cold.stdout, warm.stdout)
     trials = len([line for line in warm.stdout.splitlines() if line.startswith("trial ")])
     assert _status(warm_dir)["runs"] == trials  # uncapped on this CPU: all warm
