@@ -249,6 +249,7 @@ def test_session_run_is_wrapped_to_ask_for_the_out_of_memory_list(tmp_path):
         proc.stdout
 
 
+@pytest.mark.cold  # a warm child has TensorFlow imported already, by construction
 def test_a_script_that_never_imports_tensorflow_never_loads_it(tmp_path):
     """The runner imports TensorFlow only when the program does (its start-up costs ~4 s)."""
     script = _write(tmp_path / "no_tf.py", """\
