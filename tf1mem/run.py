@@ -467,8 +467,11 @@ def main(argv=None):
             # ipykernel_launcher, which keeps servers on loopback itself.
             from tf1mem.compat.runtime import notebook
 
+            # The kernel runs cold (nbclient manages it by its pid), also where
+            # TF1MEM_WARM=1 would make it warm.
             return notebook.run_notebook(
-                opts.script, [sys.executable, "-m", "tf1mem.run", *opts.runner_args])
+                opts.script, [sys.executable, "-m", "tf1mem.run",
+                              *(("--no-warm",) if opts.warm else ()), *opts.runner_args])
         forbid = None
         if argv is None:  # a real command line: safe to re-exec before TF is imported
             from tf1mem import _warm

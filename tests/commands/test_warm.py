@@ -339,3 +339,11 @@ def test_memory_fit_warm_finds_the_cold_answer(tmp_path, warm_dir):
     assert abs(answer(warm) - answer(cold)) <= 30, (cold.stdout, warm.stdout)
     trials = len([line for line in warm.stdout.splitlines() if line.startswith("trial ")])
     assert _status(warm_dir)["runs"] == trials  # uncapped on this CPU: all warm
+
+
+def test_bad_idle_time_is_a_usage_error(tmp_path, warm_dir):
+    script = _write(tmp_path / "s.py", "print(1)\n")
+    proc = _warm_run([script], warm_dir, cwd=tmp_path, env={_warm.IDLE_ENV_VAR: "soon"},
+                     check_rc=errors.EXIT_USAGE)
+    assert "TF1MEM_WARM_IDLE_S='soon': give the seconds a warm template waits" in proc.stderr
+    assert os.listdir(warm_dir) == []  # nothing started
