@@ -1,6 +1,6 @@
 """GPU memory checks of tf1mem, in one run (under 4 minutes on a machine with a GPU).
 
-    python scripts/gpu_check.py [--out DIR] [--json FILE]
+    python scripts/gpu_check.py [--out DIR] [--json FILE] [--warm]
 
 Each GPU measurement runs in a fresh subprocess (GPU options freeze when a process
 creates its devices), one at a time, so that ``nvidia-smi`` sees one process:
@@ -32,7 +32,11 @@ creates its devices), one at a time, so that ``nvidia-smi`` sees one process:
 A check that raises is recorded with its error and the others still run. The
 report (the machine, TensorFlow's build, each check with its seconds, the total
 against the 4-minute goal) is printed and written as JSON; ``--out DIR`` also keeps
-the sweep's CSV and PNG there.
+the sweep's CSV and PNG there. ``--warm`` runs the sweep's points and the fit's
+uncapped trials as children of a warm template (``python -m tf1mem.memory sweep|fit
+--warm``, docs/RUNNING.md): the template imports TensorFlow once and never touches the
+GPU, so each child makes its own CUDA context, as a cold process does; the fit's
+capped trials stay cold (the cap is set before TensorFlow loads).
 Children share one CUDA JIT cache (``CUDA_CACHE_MAXSIZE`` 4 GiB unless set):
 TensorFlow 2.21's wheels carry machine code up to sm_89 and PTX for compute_90,
 so on a Hopper GPU the kernels a process uses are compiled at first use, once.
@@ -245,12 +249,29 @@ def _sweep_rows(path):
         return list(csv.DictReader(f))
 
 
-def _check_sweep_fit(folder):
+def _warm_env(folder):
+    """``--warm``: the sweep's and fit's template lives in FOLDER/warm (private)."""
+    warm = os.path.join(folder, "warm")
+    os.makedirs(warm, mode=0o700, exist_ok=True)
+    os.chmod(warm, 0o700)
+    return {"TF1MEM_WARM_DIR": warm}
+
+
+def _check_sweep_fit(folder, warm=False):
     csv_path = os.path.join(folder, "sweep.csv")
+    how, env = (["--warm", "--verbose"], _warm_env(folder)) if warm else ([], {})
+    try:
+        return _sweep_fit(folder, csv_path, how, env)
+    finally:
+        if warm:  # no template left behind
+            _python(["-m", "tf1mem.run", "--warm-stop"], **env)
+
+
+def _sweep_fit(folder, csv_path, how, env):
     sweep = _python(["-m", "tf1mem.memory", "sweep", *MODEL, "--batch-sizes",
                      ",".join(map(str, SWEEP)), "--csv", csv_path,
-                     "--png", os.path.join(folder, "sweep.png"), "--no-progress"],
-                    timeout=COMMAND_TIMEOUT)
+                     "--png", os.path.join(folder, "sweep.png"), "--no-progress", *how],
+                    timeout=COMMAND_TIMEOUT, **env)
     result = {"ok": False,
               "expect": "sweep and fit exit 0 on the GPU; fit starts from the sweep's "
                         "points and confirms its answer with the GPU capped at the budget",
@@ -261,7 +282,8 @@ def _check_sweep_fit(folder):
     result["sweep"]["rows"] = _sweep_rows(csv_path)
     try:
         fit = _python(["-m", "tf1mem.memory", "fit", *MODEL, "--budget", f"{BUDGET_MIB}MiB",
-                       "--from-sweep", csv_path, "--no-progress"], timeout=COMMAND_TIMEOUT)
+                       "--from-sweep", csv_path, "--no-progress", *how],
+                      timeout=COMMAND_TIMEOUT, **env)
     except subprocess.TimeoutExpired as exc:  # keep the sweep and the trials so far
         fit = subprocess.CompletedProcess(exc.cmd, None, _text(exc.stdout),
                                           f"timed out after {exc.timeout} s\n"
@@ -345,7 +367,7 @@ def _write(path, report):
         f.write("\n")
 
 
-def _run_checks(folder):
+def _run_checks(folder, warm=False):
     start = time.monotonic()
     report = {"skipped": None,
               "machine": _nvidia_smi("--query-gpu=name,driver_version,memory.total",
@@ -360,7 +382,8 @@ def _run_checks(folder):
             "about", {"error": reserve.get("error", "no default-options process")})
         report["warning"] = _timed(_check_warning, reserve)
         report["memory_stats"] = _timed(_check_memory_stats, reserve)
-        report["sweep_fit"] = _timed(_check_sweep_fit, folder)
+        report["sweep_fit"] = _timed(_check_sweep_fit, folder, warm)
+        report["warm"] = warm
         report["prediction"] = _timed(_check_prediction, cpu_child, report["sweep_fit"])
     finally:
         if cpu_child.poll() is None:
@@ -417,6 +440,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", help="folder for the report, the sweep's CSV and PNG")
     parser.add_argument("--json", help="report file (default gpu_check.json, in --out if given)")
+    parser.add_argument("--warm", action="store_true",
+                        help="run the sweep's points and fit's uncapped trials in children "
+                             "of a warm template (python -m tf1mem.memory sweep|fit --warm; "
+                             "the template is stopped at the end); the GPU is initialised "
+                             "in each child, never in the template")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     ns = parser.parse_args(argv)
     if ns.child:
@@ -430,10 +458,10 @@ def main(argv=None):
     report = {"skipped": reason}
     if reason is None:
         if ns.out:
-            report = _run_checks(ns.out)
+            report = _run_checks(ns.out, ns.warm)
         else:
             with tempfile.TemporaryDirectory() as folder:
-                report = _run_checks(folder)
+                report = _run_checks(folder, ns.warm)
         reason = report["skipped"]
     if reason is not None:
         print(f"gpu_check: no GPU: skipped ({reason})")

@@ -92,17 +92,40 @@ def bound(seconds):
     return seconds * _SLACK * max(1.0, startup_s() / REFERENCE_STARTUP_S)
 
 
+# ``pytest --warm-children`` (tests/conftest.py): a ``python -m tf1mem.run`` child of
+# a test is given ``--warm`` (the session's template, in $TF1MEM_WARM_DIR), unless the
+# test is marked ``cold`` (WARM_CHILDREN["test"] false), runs as another user, or
+# sets a variable the template's key compares (that run would go cold anyway, and
+# would replace the session's template).
+WARM_CHILDREN = {"session": False, "test": True}
+
+
+def _warm_args(args, env, prefix):
+    if not (WARM_CHILDREN["session"] and WARM_CHILDREN["test"]) or prefix:
+        return args
+    if [str(a) for a in args[:2]] != ["-m", "tf1mem.run"]:
+        return args
+    from tf1mem import _warm
+
+    if env and _warm.import_time_names(env):
+        return args
+    return [*args[:2], "--warm", *args[2:]]
+
+
 def run(args, *, cwd=None, env=None, timeout=180, check_rc=None, input_text=None,
         prefix=()):
     """Runs ``[*prefix, python, *args]``; returns CompletedProcess with text stdout/stderr.
 
     ``prefix`` is a command that runs python, e.g. ``setpriv`` as another user.
     ``timeout`` is what the child may take on an idle machine; it is scaled by
-    :func:`bound`. ``env`` is added to :func:`child_env`'s environment.
+    :func:`bound`. ``env`` is added to :func:`child_env`'s environment. Under
+    ``pytest --warm-children`` a ``-m tf1mem.run`` child runs warm (see
+    :data:`WARM_CHILDREN`).
 
     When ``check_rc`` is an int and the exit code differs, fails the test showing the
     command, its exit code, stdout and stderr.
     """
+    args = _warm_args(list(args), env, prefix)
     cmd = [*prefix, sys.executable, *map(str, args)]
     proc = subprocess.run(cmd, cwd=cwd, env=child_env(env), capture_output=True,
                           text=True, timeout=bound(timeout), input=input_text)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests import _subproc
-from tf1mem import _places
+from tf1mem import _places, _warm
 from tf1mem.data import fetch
 
 # Vendored legacy code that runs only under tf1mem or TF 1.15.5, from a copy
@@ -23,6 +23,14 @@ TIERS = ("unit", "tf", "commands", "corpus")
 _SET_ASIDE = {}
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--warm-children", action="store_true",
+        help="run the tests' `python -m tf1mem.run` children through the warm runner "
+             "(one template for the session, stopped at its end); tests marked `cold`, "
+             "and children given an import-time variable of their own, run cold")
+
+
 def pytest_configure(config):
     """Sets aside the user's variables that change tf1mem or TensorFlow (``TF1MEM_*``,
     ``TF_*``, ...; :func:`tests._subproc.users_settings`) for the whole session, before
@@ -33,10 +41,20 @@ def pytest_configure(config):
     # What the commands leave (out-of-memory reports, run folders) goes to a folder
     # of this session, not to the user's report folder; removed at the end.
     os.environ[_places.REPORT_DIR_ENV_VAR] = tempfile.mkdtemp(prefix="tf1mem-test-reports-")
+    if config.getoption("--warm-children", default=False):
+        # The session's template folder, in the environment every child gets (a test
+        # that lists the caller's TF1MEM_* variables sees it as the caller's own).
+        os.environ[_warm.DIR_ENV_VAR] = tempfile.mkdtemp(prefix="tf1mem-warm-")
+        _subproc.WARM_CHILDREN["session"] = True
 
 
 def pytest_unconfigure(config):
     shutil.rmtree(os.environ.pop(_places.REPORT_DIR_ENV_VAR, ""), ignore_errors=True)
+    if _subproc.WARM_CHILDREN["session"]:
+        folder = os.environ.pop(_warm.DIR_ENV_VAR)
+        _warm.stop({_warm.DIR_ENV_VAR: folder})
+        shutil.rmtree(folder, ignore_errors=True)
+        _subproc.WARM_CHILDREN["session"] = False
     os.environ.update(_SET_ASIDE)
     _SET_ASIDE.clear()
 
@@ -74,3 +92,34 @@ def real_mnist_dir(tmp_path_factory):
     for got in fetch.fetch_all(dest, progress=False):
         assert got.sha256 == fetch.MNIST_SHA256[fetch.payload_name(os.path.basename(got.path))]
     return dest
+
+
+def _private_folder(folder):
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)  # whatever the umask
+    return folder
+
+
+@pytest.fixture
+def warm_dir(tmp_path):
+    """A warm template's folder for one test (``TF1MEM_WARM_DIR``); its template, if
+    one started, is stopped at the end, so no process is left behind."""
+    folder = _private_folder(tmp_path / "warm")  # tmp_path/warm: short for the socket
+    yield folder
+    _warm.stop({_warm.DIR_ENV_VAR: str(folder)})
+
+
+@pytest.fixture(scope="module")
+def module_warm_dir(tmp_path_factory):
+    """As :func:`warm_dir`, one template for a module's parametrised parity tests."""
+    folder = _private_folder(tmp_path_factory.mktemp("warm"))
+    yield folder
+    _warm.stop({_warm.DIR_ENV_VAR: str(folder)})
+
+
+@pytest.fixture(autouse=True)
+def _cold_children(request):
+    """A test marked ``cold`` runs its runner children cold under ``--warm-children``."""
+    _subproc.WARM_CHILDREN["test"] = request.node.get_closest_marker("cold") is None
+    yield
+    _subproc.WARM_CHILDREN["test"] = True

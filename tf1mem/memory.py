@@ -24,6 +24,10 @@ does not depend on the values):
   1%. Every trial runs in its own process, so an out-of-memory error under the cap
   never reaches the user's program. ``--from-sweep FILE`` starts from the points a
   ``sweep`` of the same model wrote to its CSV instead of measuring probes again.
+- ``sweep`` and ``fit`` take ``--warm``: each uncapped point or trial runs in a child
+  forked from the warm template (:mod:`tf1mem._warm`), a new process that skips
+  TensorFlow's start-up; capped trials, and runs the template does not match, run
+  cold.
 
 - ``split [--batch-size 1000]``: the article's example 2 (forward pass on one gRPC
   task, loss and gradient descent on the other) measured per task, against the same
@@ -45,6 +49,7 @@ fit search (:mod:`tf1mem.observe.fit`) are the observe wing's; ``split`` is
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -148,6 +153,16 @@ def _add_verbose_flag(p):
                         "lines, the allocator's out-of-memory dump)")
 
 
+def _add_warm_flag(p):
+    p.add_argument("--warm", action="store_true",
+                   help="run each uncapped point in a child of the warm template, which "
+                        "has imported TensorFlow already (docs/RUNNING.md, 'Warm runs'); "
+                        "a capped trial, or a run the template does not match, runs cold "
+                        "(--verbose says why)")
+    p.add_argument("--verbose", action="store_true",
+                   help="say why --warm trials run cold")
+
+
 def _add_keep_flag(p):
     p.add_argument("--keep-reports", action="store_true",
                    help="keep the run's folder of trial reports in tf1mem's report "
@@ -187,6 +202,7 @@ def _parser():
     s.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar (it is drawn only on a terminal anyway)")
     _add_keep_flag(s)
+    _add_warm_flag(s)
     f = sub.add_parser("fit", help="the largest batch within a memory budget",
                        formatter_class=formatter)
     _add_model_flags(f, batch=False)
@@ -205,6 +221,7 @@ def _parser():
                    help="accepted as sweep takes it; fit draws no bar (its trials are "
                         "few, each named as it runs)")
     _add_keep_flag(f)
+    _add_warm_flag(f)
     t = sub.add_parser("split", help="example 2's two-task placement against one device",
                        formatter_class=formatter)
     t.add_argument("--batch-size", type=_positive_int("--batch-size"), default=1000,
@@ -286,12 +303,45 @@ def _measure(ns) -> int:
     return errors.EXIT_OK
 
 
+def _warm_launch(ns):
+    """``--warm``: a ``launch`` for :func:`tf1mem.observe.sweep.measure_point` that runs
+    ``python -m tf1mem.memory ARGS`` in a child of the warm template; None without it."""
+    if not ns.warm:
+        return None
+    import locale
+    import tempfile
+
+    from tf1mem import _warm
+
+    said = []
+
+    def launch(args, env):
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+                open(os.devnull, "rb") as null:
+            try:
+                code = _warm.run_warm("tf1mem.memory", args, env=env,
+                                      stdio=(null.fileno(), out.fileno(), err.fileno()))
+            except _warm.Unavailable as exc:
+                if (ns.verbose or exc.always) and not said:
+                    print(f"{_PROG}: --warm: the trials run cold: {exc}", file=sys.stderr)
+                    said.append(True)
+                return None
+            texts = []
+            for f in (out, err):  # as subprocess.run(text=True) decodes
+                f.seek(0)
+                texts.append(f.read().decode(locale.getpreferredencoding(False))
+                             .replace("\r\n", "\n").replace("\r", "\n"))
+        return code, texts[0], texts[1]
+
+    return launch
+
+
 def _sweep(ns) -> int:
     # The points' out-of-memory reports go to one folder of this run, removed when
     # every point ran (unless --keep-reports).
     with _places.run_folder("memory-sweep-", keep=ns.keep_reports) as run:
         points = sweep.run_sweep(_spec(ns), ns.batch_sizes, ns.csv, ns.png,
-                                 progress=ns.progress)
+                                 progress=ns.progress, launch=_warm_launch(ns))
         failed = [p for p in points if p.error]
         run.keep = run.keep or bool(failed)
     for p in failed:
@@ -307,7 +357,7 @@ def _fit(ns) -> int:
     with _places.run_folder("memory-fit-", keep=ns.keep_reports) as run:
         try:
             fit.find_fit(_spec(ns), ns.budget, ns.margin, ns.probe_sizes,
-                         from_sweep=ns.from_sweep)
+                         from_sweep=ns.from_sweep, launch=_warm_launch(ns))
         except errors.Error:  # the folder stays (run_folder keeps it on an exception)
             print(f"{_PROG}: the trials' reports: {run.path}", file=sys.stderr)
             raise

@@ -33,6 +33,12 @@ missing script) exit 2. Not supported: ``-c CODE``, a script on standard input
 (``-``), and python's own interpreter options (give those to python:
 ``python -X dev -m tf1mem.run SCRIPT``).
 
+``--warm`` (or ``TF1MEM_WARM=1``) runs the script in a child forked from a per-user
+template that has imported TensorFlow already (:mod:`tf1mem._warm`,
+:mod:`tf1mem._warm_template`): the same run without TensorFlow's start-up. A run whose
+import-time settings differ from the template's runs cold (``--verbose`` says why);
+``--warm-status`` and ``--warm-stop`` show and end the template.
+
 TensorFlow's gRPC server runs any graph it is sent, without authentication, and in
 TF 2.21 listens on every interface whatever the ClusterSpec says. So the command
 restarts itself once, before TensorFlow is imported, under :mod:`tf1mem.distributed.loopback`'s
@@ -92,6 +98,12 @@ class RunOptions:
       verbose: say at start which packages are TF1 code.
       runner_args: the runner's own options as given, report paths made absolute:
         what a notebook's kernel is started with (it runs in the notebook's folder).
+      warm: run in a child of the warm template (``--warm`` or ``TF1MEM_WARM=1``,
+        ``--no-warm`` wins; :mod:`tf1mem._warm`).
+      warm_action: ``"status"`` or ``"stop"`` for ``--warm-status`` / ``--warm-stop``
+        (then there is no script), else None.
+      plain_argv: the command line without ``--warm`` / ``--no-warm``: what a warm
+        child, or a cold run after a warm one was refused, is given.
     """
 
     script: Optional[str]
@@ -112,6 +124,9 @@ class RunOptions:
     known_tf1_packages: bool = True
     verbose: bool = False
     runner_args: Tuple[str, ...] = ()
+    warm: bool = False
+    warm_action: Optional[str] = None
+    plain_argv: Tuple[str, ...] = ()
 
     @property
     def notebook(self):
@@ -198,7 +213,23 @@ def _parser():
                              "(stable-baselines 2, tflearn, dm-sonnet 1, tensornets, "
                              "tensorpack) as TF1 code unless named")
     parser.add_argument("--verbose", action="store_true",
-                        help="say at start which installed packages are TF1 code")
+                        help="say at start which installed packages are TF1 code, and "
+                             "why a --warm run runs cold")
+    warm = parser.add_argument_group(
+        "warm runs", "a per-user template process that has imported TensorFlow forks "
+                     "each run (docs/RUNNING.md, 'Warm runs')")
+    warm.add_argument("--warm", action="store_true",
+                      help="run the script in a child of the warm template, skipping "
+                           "TensorFlow's start-up (env TF1MEM_WARM=1); it starts on first "
+                           "use, and a run whose environment or installation differs from "
+                           "the template's runs cold")
+    warm.add_argument("--no-warm", action="store_true",
+                      help="run cold even where TF1MEM_WARM=1")
+    warm.add_argument("--warm-status", action="store_true",
+                      help="say whether a warm template runs, and its state; run nothing")
+    warm.add_argument("--warm-stop", action="store_true",
+                      help="stop the warm template (after its running children); run "
+                           "nothing")
     config.add_argparse_flags(parser)
     return parser
 
@@ -239,10 +270,27 @@ def parse_args(argv):
     """
     from tf1mem import config
 
+    from tf1mem import _warm
+
     argv = list(argv)
     parser = _parser()
     own, target, rest = _split(parser, argv)
     ns = parser.parse_args(own)
+    if ns.warm_status or ns.warm_stop:
+        if target or ns.module or ns.warm_status == ns.warm_stop:
+            parser.error("--warm-status and --warm-stop are alone: give one of them, "
+                         "without a SCRIPT or -m MODULE")
+        return RunOptions(script=None, module=None, verbose=ns.verbose,
+                          warm_action="status" if ns.warm_status else "stop")
+    try:
+        warm = (ns.warm or _warm.warm_requested(os.environ.get(_warm.WARM_ENV_VAR))) \
+            and not ns.no_warm
+        if warm:
+            _warm.idle_seconds()
+    except errors.UsageError as exc:
+        parser.error(str(exc))
+    plain = [t for t in own if t not in ("--warm", "--no-warm")]
+    plain_argv = (*plain, "--", *target, *rest) if target else (*plain, *rest)
     if not target and not ns.module:
         parser.error("give a SCRIPT to run, or -m MODULE")
     if target and not os.path.exists(target[0]):
@@ -291,7 +339,8 @@ def parse_args(argv):
         python_compat=ns.python_compat, stack_compat=ns.stack_compat,
         memory_report=ns.memory_report, oom_tensors=ns.oom_tensors, cpus=cpus,
         tf1_packages=tf1_packages, known_tf1_packages=known, verbose=ns.verbose,
-        runner_args=_absolute_paths(own))
+        runner_args=_absolute_paths([t for t in own if t not in ("--warm", "--no-warm")]),
+        warm=warm, plain_argv=tuple(plain_argv))
 
 
 def _tf1_package_names(parser, ns, script):
@@ -341,6 +390,58 @@ def _keep_servers_on_loopback(opts, argv):
     return None
 
 
+def _warm_command(opts):
+    """``--warm-status`` / ``--warm-stop``: print the template's state, or stop it."""
+    from tf1mem import _warm
+
+    folder = _warm.warm_dir()
+    try:
+        if opts.warm_action == "status":
+            print(_warm.format_status(_warm.status(), folder))
+            return errors.EXIT_OK
+        pid = _warm.stop()
+    except _warm.Unavailable as exc:
+        raise errors.UsageError(str(exc)) from None
+    print(f"stopped the warm template (pid {pid}) in {folder}" if pid is not None
+          else f"no warm template runs in {folder}")
+    return errors.EXIT_OK
+
+
+def _run_warm(opts):
+    """Runs the command in a child of the warm template; returns its exit code.
+
+    Returns:
+      None when the run must go cold (the reason is printed under ``--verbose``, or
+      always for a safety refusal); else the child's exit code (a child's death by a
+      signal is re-raised on this process, which then does not return).
+    """
+    from tf1mem import _warm
+    from tf1mem.distributed import loopback
+
+    always = False
+    if opts.allow_remote:
+        reason = ("--allow-remote runs cold: the template keeps its servers on "
+                  "loopback")
+    else:
+        try:
+            # What the cold run's re-exec would give: the template imports TensorFlow
+            # under it, and a child sees it (the shim active, so no re-exec there).
+            env = loopback.loopback_env()
+        except errors.ClusterError as exc:
+            reason = f"the loopback bind shim cannot be built: {exc}"
+        else:
+            try:
+                code = _warm.run_warm("tf1mem.run", opts.plain_argv, env=env,
+                                      forward_signals=True)
+            except _warm.Unavailable as exc:
+                reason, always = str(exc), exc.always
+            else:
+                return _warm.exit_as(code)
+    if opts.verbose or always:
+        print(f"tf1mem.run: --warm: running cold: {reason}", file=sys.stderr, flush=True)
+    return None
+
+
 def main(argv=None):
     """Runs the command. Returns 0, or raises SystemExit with the script's code.
 
@@ -352,20 +453,36 @@ def main(argv=None):
         from tf1mem.compat.runtime import script
 
         opts = parse_args(sys.argv[1:] if argv is None else argv)
+        if opts.warm_action is not None:
+            return _warm_command(opts)
         if opts.cpus is not None:
             from tf1mem.config import affinity
 
             affinity.pin(opts.cpus)  # before any re-exec: the new image keeps the pin
         if opts.notebook:
+            if opts.warm and opts.verbose:
+                print("tf1mem.run: --warm: running cold: a notebook runs in its own "
+                      "Jupyter kernel", file=sys.stderr, flush=True)
             # The kernel is the runner's own: python -m tf1mem.run OPTIONS -m
             # ipykernel_launcher, which keeps servers on loopback itself.
             from tf1mem.compat.runtime import notebook
 
+            # The kernel runs cold (nbclient manages it by its pid), also where
+            # TF1MEM_WARM=1 would make it warm.
             return notebook.run_notebook(
-                opts.script, [sys.executable, "-m", "tf1mem.run", *opts.runner_args])
+                opts.script, [sys.executable, "-m", "tf1mem.run",
+                              *(("--no-warm",) if opts.warm else ()), *opts.runner_args])
         forbid = None
         if argv is None:  # a real command line: safe to re-exec before TF is imported
-            forbid = _keep_servers_on_loopback(opts, sys.argv[1:])
+            from tf1mem import _warm
+
+            command_line = sys.argv[1:]
+            if opts.warm and not _warm.in_warm_child():
+                code = _run_warm(opts)
+                if code is not None:
+                    return code
+                command_line = ["--no-warm", *opts.plain_argv]  # cold from here on
+            forbid = _keep_servers_on_loopback(opts, command_line)
             from tf1mem.distributed import loopback
 
             # The script (and its children) get the user's PYTHONPATH, not ours.

@@ -78,13 +78,23 @@ def test_a_nan_loss_stops_training_with_exit_1(tmp_path):
 # ------------------------------------------------------------ the runner is python
 
 
-def test_runner_keeps_argv0_as_typed_and_file_absolute(tmp_path):
+@pytest.fixture(params=["cold", "warm"])
+def how(request):
+    """``(runner options, env)``: the runner cold, or ``--warm`` (one template for the
+    module, stopped at its end)."""
+    if request.param == "cold":
+        return (), {}
+    folder = request.getfixturevalue("module_warm_dir")
+    return ("--warm",), {"TF1MEM_WARM_DIR": str(folder)}
+
+
+def test_runner_keeps_argv0_as_typed_and_file_absolute(tmp_path, how):
     sub = tmp_path / "sub"
     sub.mkdir()
     (sub / "s.py").write_text("import sys\nprint(sys.argv[0])\nprint(__file__)\n")
     python = _subproc.run([os.path.join("sub", "s.py")], cwd=tmp_path, check_rc=0)
-    runner = _subproc.run(["-m", "tf1mem.run", os.path.join("sub", "s.py")], cwd=tmp_path,
-                          check_rc=0)
+    runner = _subproc.run(["-m", "tf1mem.run", *how[0], os.path.join("sub", "s.py")],
+                          cwd=tmp_path, env=how[1], check_rc=0)
     assert runner.stdout == python.stdout == f"sub/s.py\n{sub / 's.py'}\n"
 
 
@@ -122,13 +132,14 @@ def test_runner_removes_the_package_root_it_added(tmp_path):
     assert proc.stdout.splitlines() == ["None", "False"], _subproc.describe(proc)
 
 
-def test_sigterm_ends_the_runner_as_it_ends_python(tmp_path):
+def test_sigterm_ends_the_runner_as_it_ends_python(tmp_path, how):
     script = tmp_path / "wait.py"
     script.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n")
-    env = dict(os.environ, PYTHONPATH=str(_subproc.REPO), TF_CPP_MIN_LOG_LEVEL="2")
+    env = dict(os.environ, PYTHONPATH=str(_subproc.REPO), TF_CPP_MIN_LOG_LEVEL="2",
+               **how[1])
     codes = []
     for cmd in ([sys.executable, str(script)],
-                [sys.executable, "-m", "tf1mem.run", str(script)]):
+                [sys.executable, "-m", "tf1mem.run", *how[0], str(script)]):
         proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
         try:
@@ -194,13 +205,14 @@ def test_official_mnist_in_the_cache_does_not_pass_a_users_list(real_mnist_dir, 
     assert not (data / "t10k-labels-idx1-ubyte.gz").exists()
 
 
-def test_sigint_ends_the_runner_as_it_ends_python(tmp_path):
+def test_sigint_ends_the_runner_as_it_ends_python(tmp_path, how):
     script = tmp_path / "wait.py"
     script.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n")
-    env = dict(os.environ, PYTHONPATH=str(_subproc.REPO), TF_CPP_MIN_LOG_LEVEL="2")
+    env = dict(os.environ, PYTHONPATH=str(_subproc.REPO), TF_CPP_MIN_LOG_LEVEL="2",
+               **how[1])
     results = []
     for cmd in ([sys.executable, str(script)],
-                [sys.executable, "-m", "tf1mem.run", str(script)]):
+                [sys.executable, "-m", "tf1mem.run", *how[0], str(script)]):
         # A shell's background job inherits SIGINT ignored, and so would Python: start
         # the child with SIGINT at its default, as from a terminal.
         proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
@@ -218,14 +230,14 @@ def test_sigint_ends_the_runner_as_it_ends_python(tmp_path):
     assert results == [(-signal.SIGINT, "KeyboardInterrupt")] * 2, results
 
 
-def test_runner_on_a_zip_without_main_is_python_s_one_line(tmp_path):
+def test_runner_on_a_zip_without_main_is_python_s_one_line(tmp_path, how):
     import zipfile
 
     archive = tmp_path / "app.zip"
     with zipfile.ZipFile(archive, "w") as z:
         z.writestr("helper.py", "print(1)\n")
     python = _subproc.run([archive], cwd=tmp_path)
-    runner = _subproc.run(["-m", "tf1mem.run", archive], cwd=tmp_path)
+    runner = _subproc.run(["-m", "tf1mem.run", *how[0], archive], cwd=tmp_path, env=how[1])
     assert (runner.returncode, runner.stderr.strip()) == (1, python.stderr.strip())
 
 

@@ -27,10 +27,21 @@ def _without_tf_logs(text):
                    if not line.startswith(_TF_LOG_PREFIXES))
 
 
-def _both(tmp_path, script, *args, runner_opts=()):
+@pytest.fixture(params=["cold", "warm"])
+def how(request):
+    """``(runner options, env)``: the runner cold, or ``--warm`` (one template for the
+    module, stopped at its end): every promise of the runner holds both ways."""
+    if request.param == "cold":
+        return (), {}
+    folder = request.getfixturevalue("module_warm_dir")
+    return ("--warm",), {"TF1MEM_WARM_DIR": str(folder)}
+
+
+def _both(tmp_path, script, *args, runner_opts=(), how=((), {})):
     """Runs SCRIPT with python and through the runner; returns both results."""
     plain = _subproc.run([script, *args], cwd=tmp_path)
-    runner = _subproc.run(["-m", "tf1mem.run", *runner_opts, script, *args], cwd=tmp_path)
+    runner = _subproc.run(["-m", "tf1mem.run", *how[0], *runner_opts, script, *args],
+                          cwd=tmp_path, env=how[1])
     return plain, runner
 
 
@@ -40,16 +51,16 @@ def _both(tmp_path, script, *args, runner_opts=()):
     ("print('fine')\n", 0),
     ("def f():\n    raise ValueError('boom')\nf()\n", 1),
 ])
-def test_exit_status_and_output_as_python_script(tmp_path, body, rc):
+def test_exit_status_and_output_as_python_script(tmp_path, body, rc, how):
     script = _write(tmp_path / "prog.py", body)
-    plain, runner = _both(tmp_path, script)
+    plain, runner = _both(tmp_path, script, how=how)
     assert plain.returncode == runner.returncode == rc
     assert runner.stdout == plain.stdout
     # Same stderr, tracebacks included: they start in the user's file.
     assert _without_tf_logs(runner.stderr) == plain.stderr
 
 
-def test_argv_path_file_and_name_as_python_script(tmp_path):
+def test_argv_path_file_and_name_as_python_script(tmp_path, how):
     sub = tmp_path / "proj"
     sub.mkdir()
     _write(sub / "localmod.py", "VALUE = 'from the script folder'\n")
@@ -59,11 +70,11 @@ def test_argv_path_file_and_name_as_python_script(tmp_path):
         print(json.dumps({"argv": sys.argv, "path0": sys.path[0], "file": __file__,
                           "name": __name__, "local": localmod.VALUE}))
     """)
-    plain, runner = _both(tmp_path, script, "--flag", "x", "-m", "y")
+    plain, runner = _both(tmp_path, script, "--flag", "x", "-m", "y", how=how)
     assert json.loads(runner.stdout) == json.loads(plain.stdout)
 
 
-def test_module_form(tmp_path):
+def test_module_form(tmp_path, how):
     pkg = tmp_path / "pkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
@@ -72,8 +83,8 @@ def test_module_form(tmp_path):
         import tensorflow as tf
         print(__name__, sys.argv[1:], hasattr(tf, "placeholder"))
     """)
-    proc = _subproc.run(["-m", "tf1mem.run", "-m", "pkg.job", "a", "--b"], cwd=tmp_path,
-                        check_rc=0)
+    proc = _subproc.run(["-m", "tf1mem.run", *how[0], "-m", "pkg.job", "a", "--b"],
+                        cwd=tmp_path, env=how[1], check_rc=0)
     assert proc.stdout.strip() == "__main__ ['a', '--b'] True"
 
 
@@ -83,9 +94,10 @@ def test_module_form(tmp_path):
     (["--gpu-memory-fraction", "0", "x.py"], "--gpu-memory-fraction"),
     (["--placement-report", "out.txt", "x.py"], "out.txt"),
 ])
-def test_runner_usage_errors_exit_2(tmp_path, argv, needle):
+def test_runner_usage_errors_exit_2(tmp_path, argv, needle, how):
     _write(tmp_path / "x.py", "print(1)\n")
-    proc = _subproc.run(["-m", "tf1mem.run", *argv], cwd=tmp_path, check_rc=2)
+    proc = _subproc.run(["-m", "tf1mem.run", *how[0], *argv], cwd=tmp_path, env=how[1],
+                        check_rc=2)
     assert needle in proc.stderr
 
 
@@ -204,7 +216,7 @@ def test_late_gpu_options_warn_at_the_users_line(tmp_path):
     assert f"{script}:4" in proc.stderr  # points at the second Session(...) line
 
 
-def test_the_script_does_not_walk_tensorflow_in_full_collections(tmp_path):
+def test_the_script_does_not_walk_tensorflow_in_full_collections(tmp_path, how):
     """TF's start-up objects are frozen before the script runs; its gc settings are its own."""
     script = _write(tmp_path / "gc_state.py", """\
         import gc
@@ -214,7 +226,8 @@ def test_the_script_does_not_walk_tensorflow_in_full_collections(tmp_path):
         # What a full collection walks: the oldest generation, not the frozen objects.
         print(len(gc.get_objects(generation=2)) < gc.get_freeze_count() // 2)
         """)
-    proc = _subproc.run(["-m", "tf1mem.run", script], cwd=tmp_path, check_rc=0)
+    proc = _subproc.run(["-m", "tf1mem.run", *how[0], script], cwd=tmp_path, env=how[1],
+                        check_rc=0)
     assert proc.stdout.split() == ["True", "(700,", "10,", "10)", "True", "True"], proc.stdout
 
 
@@ -236,6 +249,7 @@ def test_session_run_is_wrapped_to_ask_for_the_out_of_memory_list(tmp_path):
         proc.stdout
 
 
+@pytest.mark.cold  # a warm child has TensorFlow imported already, by construction
 def test_a_script_that_never_imports_tensorflow_never_loads_it(tmp_path):
     """The runner imports TensorFlow only when the program does (its start-up costs ~4 s)."""
     script = _write(tmp_path / "no_tf.py", """\

@@ -121,7 +121,7 @@ def test_one_run_puts_every_check_in_the_report_and_the_summary(monkeypatch, tmp
     monkeypatch.setattr(gpu_check, "_check_reserve", lambda: {"ok": True, "modes": modes})
     rows = [{"batch_size": str(gpu_check.BATCH), "device": "/device:GPU:0",
              "peak_bytes": "1000", "allocator_peak_bytes": "1000"}]
-    monkeypatch.setattr(gpu_check, "_check_sweep_fit", lambda folder: {
+    monkeypatch.setattr(gpu_check, "_check_sweep_fit", lambda folder, warm=False: {
         "ok": True, "sweep": {"stdout": "sweep table\n", "rows": rows},
         "fit": {"stdout": "answer: batch 7\n"}})
     monkeypatch.setattr(gpu_check, "_measure_cpu", lambda: _Finished(

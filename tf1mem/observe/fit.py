@@ -14,7 +14,7 @@ doubling-then-bisection search would have run. Messages name the command's flags
 (``--budget``, ``--margin``, ``--probe-sizes``, ``--from-sweep``).
 """
 
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence
 
 from tf1mem import errors
 from tf1mem.observe import caps, sweep
@@ -31,7 +31,7 @@ _PRECISION = 0.01
 
 
 def find_fit(spec: sweep.ModelSpec, budget: int, margin: float, probe_sizes: Sequence[int],
-             from_sweep: Optional[str] = None) -> int:
+             from_sweep: Optional[str] = None, launch: Optional[Callable] = None) -> int:
     """Finds, measures and prints the largest batch within ``budget * (1 - margin)``.
 
     Args:
@@ -42,6 +42,8 @@ def find_fit(spec: sweep.ModelSpec, budget: int, margin: float, probe_sizes: Seq
         that are needed are measured).
       from_sweep: a sweep's CSV (:func:`tf1mem.observe.sweep.read_sweep`) whose
         points of this model count as trials already run, or None.
+      launch: how an uncapped trial's process is started
+        (:func:`tf1mem.observe.sweep.measure_point`); capped trials start cold.
 
     Returns:
       The answer: the largest batch found to fit.
@@ -54,7 +56,7 @@ def find_fit(spec: sweep.ModelSpec, budget: int, margin: float, probe_sizes: Seq
     trials: List[sweep.Point] = []
 
     def run(batch, why, capped=False):
-        point = sweep.measure_point(spec, batch, budget if capped else None)
+        point = sweep.measure_point(spec, batch, budget if capped else None, launch=launch)
         trials.append(point)
         swept = [p for p in trials if p.source]
         if swept and point.peaks and sweep.main_device(point) != sweep.main_device(swept[0]):

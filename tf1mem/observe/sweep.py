@@ -1,7 +1,9 @@
 """The sweep driver: batch sizes measured one process each, as a table, a CSV and a plot.
 
 Each point is ``python -m tf1mem.memory measure --json`` run in a new process
-(:func:`measure_point`): GPU options freeze when a process creates its devices, a
+(:func:`measure_point`; or a child of the warm template, which is a new process
+that has imported TensorFlow already, when the command hands it a ``launch``): GPU
+options freeze when a process creates its devices, a
 cap on the allocator (``--memory-limit``) takes effect only before TensorFlow loads,
 and a point that runs out of memory or crashes cannot hurt the next. The driver
 starts that command, never imports it. :func:`run_sweep` measures a list of batch
@@ -20,7 +22,7 @@ import math
 import os
 import subprocess
 import sys
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence
 
 from tf1mem import _atomic, _progress, errors
 from tf1mem.observe.text import align_rows, format_bytes, short_device
@@ -94,7 +96,8 @@ class Point:
         return max(self.peaks.values(), default=0)
 
 
-def measure_point(spec: ModelSpec, batch: int, memory_limit: Optional[int] = None) -> Point:
+def measure_point(spec: ModelSpec, batch: int, memory_limit: Optional[int] = None,
+                  launch: Optional[Callable] = None) -> Point:
     """Measures one batch size in a new process (``python -m tf1mem.memory measure``).
 
     Args:
@@ -102,6 +105,12 @@ def measure_point(spec: ModelSpec, batch: int, memory_limit: Optional[int] = Non
       batch: the batch size.
       memory_limit: bytes; the child caps TensorFlow's allocator at this size first
         (``--memory-limit``), None for no cap.
+      launch: how an uncapped point's process is started instead of
+        ``subprocess.run``: ``launch(args, env)`` runs ``python -m tf1mem.memory
+        *args`` with ``env`` and returns ``(returncode, stdout, stderr)`` (text), or
+        None to have it started here after all (the warm runner's
+        ``memory sweep --warm``). A capped point is always started here: its cap
+        must be set before TensorFlow loads.
 
     Returns:
       The :class:`Point`; a failed run is a point with ``error`` set (and, under a
@@ -119,7 +128,11 @@ def measure_point(spec: ModelSpec, batch: int, memory_limit: Optional[int] = Non
         os.path.abspath(__file__))))
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (package_root, env.get("PYTHONPATH", "")) if p)
-    proc = subprocess.run(args, capture_output=True, text=True, env=env)
+    done = launch(args[3:], env) if launch is not None and not memory_limit else None
+    if done is None:
+        proc = subprocess.run(args, capture_output=True, text=True, env=env)
+    else:
+        proc = subprocess.CompletedProcess(args, *done)
     if proc.returncode != 0:
         lines = [line for line in proc.stderr.splitlines() if line.strip()]
         tail = "\n".join(lines[-12:])
@@ -142,7 +155,7 @@ def measure_point(spec: ModelSpec, batch: int, memory_limit: Optional[int] = Non
 # -------------------------------------------------------------------- sweep
 
 def run_sweep(spec: ModelSpec, batch_sizes: Sequence[int], csv_path: str, png_path: str,
-              progress: bool = True) -> List[Point]:
+              progress: bool = True, launch: Optional[Callable] = None) -> List[Point]:
     """Measures each batch size in its own process; prints the table, writes CSV and PNG.
 
     Args:
@@ -152,6 +165,7 @@ def run_sweep(spec: ModelSpec, batch_sizes: Sequence[int], csv_path: str, png_pa
       png_path: the plot written, if matplotlib is installed (else a line says so).
       progress: whether a progress bar is shown on stderr (a terminal only:
         :func:`tf1mem._progress.bar`).
+      launch: how each point's process is started (:func:`measure_point`).
 
     Returns:
       The points, one per batch size; a failed one has ``error`` set (shown as
@@ -161,7 +175,7 @@ def run_sweep(spec: ModelSpec, batch_sizes: Sequence[int], csv_path: str, png_pa
     with _progress.bar(len(batch_sizes), "sweep", "run", progress) as bar:
         for batch in batch_sizes:
             bar.set_postfix(batch=batch)
-            points.append(measure_point(spec, batch))
+            points.append(measure_point(spec, batch, launch=launch))
             bar.update(1)
     devices = sorted({d for p in points for d in p.peaks})
     # A device that held nothing at any point (the host of a GPU run, where only the
