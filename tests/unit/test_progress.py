@@ -27,7 +27,7 @@ def test_a_bar_is_drawn_on_a_terminal_only():
 
 def test_the_sweeps_bar_writes_no_frames_into_a_log(monkeypatch, tmp_path, capsys):
     cpu = "/job:localhost/replica:0/task:0/device:CPU:0"
-    monkeypatch.setattr(sweep, "measure_point", lambda spec, batch, limit=None:
+    monkeypatch.setattr(sweep, "measure_point", lambda spec, batch, limit=None, launch=None:
                         sweep.Point(batch, {cpu: 1000 * batch}, 0.01))
     spec = sweep.ModelSpec(model="softmax", hidden=8, dtype="float32", steps=1)
     points = sweep.run_sweep(spec, (2, 4, 8), str(tmp_path / "s.csv"),
