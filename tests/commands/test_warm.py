@@ -347,3 +347,96 @@ def test_bad_idle_time_is_a_usage_error(tmp_path, warm_dir):
                      check_rc=errors.EXIT_USAGE)
     assert "TF1MEM_WARM_IDLE_S='soon': give the seconds a warm template waits" in proc.stderr
     assert os.listdir(warm_dir) == []  # nothing started
+
+
+# ------------------------------------------------------------ signals
+
+
+def _three_ways(script, warm_dir):
+    env = _subproc.child_env(_env(warm_dir))
+    return (("python", [sys.executable, str(script)]),
+            ("cold", [sys.executable, "-m", "tf1mem.run", str(script)]),
+            ("warm", [sys.executable, "-m", "tf1mem.run", "--warm", str(script)])), env
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGUSR1])
+def test_other_signals_reach_the_child_and_end_the_runner_as_python(tmp_path, warm_dir,
+                                                                    signum):
+    script = _write(tmp_path / "wait.py",
+                    "import time\nprint('ready', flush=True)\ntime.sleep(120)\n")
+    ways, env = _three_ways(script, warm_dir)
+    codes = {}
+    for name, cmd in ways:
+        proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        with proc:
+            try:
+                assert proc.stdout.readline() == "ready\n"
+                proc.send_signal(signum)
+                codes[name] = proc.wait(timeout=_subproc.bound(30))
+            finally:
+                proc.kill()
+    assert codes == {"python": -signum, "cold": -signum, "warm": -signum}
+
+
+def test_signals_the_caller_ignores_stay_ignored_in_the_child(tmp_path, warm_dir):
+    """As a background job or under nohup: python keeps an inherited SIG_IGN."""
+    script = _write(tmp_path / "dispositions.py", """\
+        import signal
+        names = {signal.SIG_IGN: "ignored", signal.SIG_DFL: "default"}
+        print([names.get(signal.getsignal(s), "handler")
+               for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)])
+        """)
+    ways, env = _three_ways(script, warm_dir)
+
+    def ignore():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    outs = {}
+    for name, cmd in ways:
+        proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=_subproc.bound(120), preexec_fn=ignore)
+        assert proc.returncode == 0, _subproc.describe(proc)
+        outs[name] = proc.stdout
+    assert outs["python"] == "['ignored', 'ignored', 'default']\n"
+    assert outs["cold"] == outs["warm"] == outs["python"]
+
+
+def _state(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def _wait_state(pid, wanted):
+    deadline = time.monotonic() + _subproc.bound(10)
+    while _state(pid) != wanted:
+        if time.monotonic() > deadline:
+            pytest.fail(f"pid {pid} is {_state(pid)!r}, not {wanted!r}")
+        time.sleep(0.05)
+
+
+def test_ctrl_z_stops_the_child_with_the_runner_and_fg_resumes_both(tmp_path, warm_dir):
+    script = _write(tmp_path / "steps.py", """\
+        import os, sys, time
+        print(os.getpid(), flush=True)
+        sys.stdin.readline()
+        print('done', flush=True)
+        """)
+    env = _subproc.child_env(_env(warm_dir))
+    proc = subprocess.Popen([sys.executable, "-m", "tf1mem.run", "--warm", str(script)],
+                            cwd=tmp_path, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with proc:
+        try:
+            child = int(proc.stdout.readline())
+            assert child != proc.pid  # the script runs in the template's child
+            proc.send_signal(signal.SIGTSTP)  # what Ctrl-Z sends the foreground job
+            _wait_state(proc.pid, "T")
+            _wait_state(child, "T")
+            proc.send_signal(signal.SIGCONT)  # fg
+            _wait_state(child, "S")
+            out, err = proc.communicate("go\n", timeout=_subproc.bound(30))
+        finally:
+            proc.kill()
+    assert (proc.returncode, out) == (0, "done\n"), err
