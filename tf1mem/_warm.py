@@ -524,13 +524,23 @@ def run_warm(command: str, argv: Sequence[str], *, env: Mapping[str, str],
         raise Unavailable(str(exc), always=True) from None
     except OSError as exc:
         raise Unavailable(f"cannot reach the warm template in {folder}: {exc}") from None
-    cwd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    cwd = None
     try:
+        try:
+            # O_PATH: the very folder, even one this user may enter but not list.
+            cwd = os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise Unavailable(f"the working folder cannot be passed on: {exc}") from None
         request = {"op": "run", "command": command, "argv": list(argv), "env": dict(env),
                    "umask": _umask(), "key": key, "ignored_signals": ignored,
                    "stdio": [fd is not None for fd in stdio], "extra": extra,
                    "orig_argv": sys.orig_argv}
-        send_message(sock, request, [fd for fd in stdio if fd is not None] + extra + [cwd])
+        try:
+            send_message(sock, request,
+                         [fd for fd in stdio if fd is not None] + extra + [cwd])
+        except OSError as exc:
+            raise Unavailable(f"the warm template did not take the run ({exc}); its log: "
+                              f"{os.path.join(folder, LOG_NAME)}") from None
         os.close(cwd)
         cwd = None
         sock.settimeout(_START_TIMEOUT_S)
