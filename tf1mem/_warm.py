@@ -679,15 +679,15 @@ def stop(environ: Optional[Mapping[str, str]] = None, timeout: float = 60) -> Op
         return None
     pid = answer["pid"]
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
-        except PermissionError:
-            break
+    while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.05)
     return pid
+
+
+def _alive(pid):
+    """Whether ``pid`` runs (an exited process that no one reaped yet does not)."""
+    stat_line = _read(f"/proc/{pid}/stat")
+    return stat_line is not None and stat_line.rsplit(")", 1)[1].split()[0] not in "ZX"
 
 
 def format_status(state: Optional[dict], folder: str) -> str:
