@@ -444,3 +444,51 @@ def test_ctrl_z_stops_the_child_with_the_runner_and_fg_resumes_both(tmp_path, wa
         finally:
             proc.kill()
     assert (proc.returncode, out) == (0, "done\n"), err
+
+
+_OTHER_USER = """\
+import socket, sys
+sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+sock.connect(sys.argv[1])
+sock.send(b'{"op": "status"}')
+sock.settimeout(60)
+try:
+    data = sock.recv(4096)
+except ConnectionResetError:  # closed with the request unread
+    data = b""
+print(repr(data))
+"""
+
+
+def test_the_template_closes_a_connection_of_another_user_unanswered(tmp_path):
+    """The kernel's SO_PEERCRED, end to end: the folder is opened to others on purpose
+    (0711, socket 0666), and another uid's request still gets nothing."""
+    import shutil as _shutil
+    import tempfile
+
+    setpriv = _shutil.which("setpriv")
+    if os.geteuid() != 0 or not setpriv or not os.path.exists("/usr/bin/python3"):
+        pytest.skip("needs root, setpriv and /usr/bin/python3 to act as another user")
+    folder = tempfile.mkdtemp(prefix="tf1mem-warm-peer-")  # /tmp: reachable by others
+    env = _env(folder)
+    try:
+        script = _write(tmp_path / "s.py", "print('ok')\n")
+        _warm_run([script], folder, cwd=tmp_path, check_rc=0)
+        sock = os.path.join(folder, _warm.SOCKET_NAME)
+        os.chmod(folder, 0o711)
+        os.chmod(sock, 0o666)
+        other = subprocess.run(
+            [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+             "/usr/bin/python3", "-c", _OTHER_USER, sock], capture_output=True, text=True,
+            timeout=_subproc.bound(60))
+        os.chmod(folder, 0o700)
+        assert other.stdout == "b''\n", _subproc.describe(other)  # closed, no answer
+        with open(os.path.join(folder, _warm.LOG_NAME)) as f:
+            log = f.read()
+        assert ("refused a connection: the warm template's peer is uid 65534, not this "
+                "user (0): refused") in log, log
+        assert _warm.status(env)["runs"] == 1  # this user is still served
+    finally:
+        os.chmod(folder, 0o700)
+        _warm.stop(env)
+        _shutil.rmtree(folder, ignore_errors=True)
