@@ -492,3 +492,15 @@ def test_the_template_closes_a_connection_of_another_user_unanswered(tmp_path):
         os.chmod(folder, 0o700)
         _warm.stop(env)
         _shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_childs_temporary_folder_is_its_own_tmpdir(tmp_path, warm_dir):
+    """The template's imports cached tempfile's folder from its own TMPDIR."""
+    script = _write(tmp_path / "tmp.py", "import tempfile\nprint(tempfile.gettempdir())\n")
+    _warm_run([script], warm_dir, cwd=tmp_path, check_rc=0)  # starts the template
+    mine = tmp_path / "mytmp"
+    mine.mkdir()
+    proc = _warm_run([script], warm_dir, cwd=tmp_path, env={"TMPDIR": str(mine)},
+                     check_rc=0)
+    assert proc.stdout == f"{mine}\n"
+    assert _status(warm_dir)["runs"] == 2  # TMPDIR is not an import-time setting: warm
