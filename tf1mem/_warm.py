@@ -14,7 +14,7 @@ skips TensorFlow's start-up. This module is what the caller does:
   ``AF_UNIX`` only, never TCP.
 - :func:`template_key`: everything TensorFlow, CUDA, the loader or Python read when
   the process starts or imports them (``TF_*``, ``CUDA_*``, ``LD_*``, ``PYTHON*``
-  and the other variables of :data:`_KEY_PREFIXES`, the interpreter, its prefix and
+  and the other variables of ``_KEY_PREFIXES`` and ``_KEY_NAMES``, the interpreter, its prefix and
   flags, the fingerprints of tf1mem's sources and of the installed TensorFlow, NumPy
   and Keras, the loopback shim's variables, CPU affinity, resource limits, niceness,
   cgroup, namespaces, groups); :func:`key_difference` says, in one line, how two
@@ -72,13 +72,15 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
 
 # Environment variables read at start-up or import time by Python, the dynamic
-# loader, TensorFlow, CUDA, OpenBLAS/OpenMP/MKL and the C library's locale and time
-# zone; HOME places the user's site-packages. tf1mem's own loopback variables are
-# the shim's state. A variable the template and the caller disagree on runs cold.
+# loader, glibc's malloc, TensorFlow, CUDA, OpenBLAS/OpenMP/MKL, NumPy, Keras,
+# protobuf, gRPC, HDF5 and the C library's locale and time zone; HOME places the
+# user's site-packages. tf1mem's own loopback variables are the shim's state. A
+# variable the template and the caller disagree on runs cold.
 _KEY_PREFIXES = ("TF_", "CUDA_", "LD_", "PYTHON", "XLA_", "NVIDIA_", "OMP_", "OPENBLAS_",
-                 "GOTO", "MKL_", "KMP_", "LC_")
-_KEY_NAMES = ("TF2_BEHAVIOR", "LANG", "LANGUAGE", "TZ", "HOME", "TF1MEM_LOOPBACK_ONLY",
-              "TF1MEM_ADDED_PYTHONPATH", "TF1MEM_USER_PYTHONPATH")
+                 "GOTO", "MKL_", "KMP_", "LC_", "NPY_", "NUMPY_", "KERAS_",
+                 "PROTOCOL_BUFFERS_", "GRPC_", "HDF5_", "MALLOC_")
+_KEY_NAMES = ("TF2_BEHAVIOR", "LANG", "LANGUAGE", "TZ", "HOME", "GLIBC_TUNABLES",
+              "TF1MEM_LOOPBACK_ONLY", "TF1MEM_ADDED_PYTHONPATH", "TF1MEM_USER_PYTHONPATH")
 # The installed packages fingerprinted besides tf1mem (their top-level __init__).
 _PACKAGES = ("tensorflow", "numpy", "tf_keras", "keras", "scipy")
 # Signals the caller forwards to the child. Those a terminal sends to its foreground
