@@ -14,7 +14,7 @@ skips TensorFlow's start-up. This module is what the caller does:
   ``AF_UNIX`` only, never TCP.
 - :func:`template_key`: everything TensorFlow, CUDA, the loader or Python read when
   the process starts or imports them (``TF_*``, ``CUDA_*``, ``LD_*``, ``PYTHON*``
-  and the other variables of :data:`_KEY_PREFIXES`, the interpreter, its prefix and
+  and the other variables of ``_KEY_PREFIXES`` and ``_KEY_NAMES``, the interpreter, its prefix and
   flags, the fingerprints of tf1mem's sources and of the installed TensorFlow, NumPy
   and Keras, the loopback shim's variables, CPU affinity, resource limits, niceness,
   cgroup, namespaces, groups); :func:`key_difference` says, in one line, how two
@@ -72,13 +72,15 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
 
 # Environment variables read at start-up or import time by Python, the dynamic
-# loader, TensorFlow, CUDA, OpenBLAS/OpenMP/MKL and the C library's locale and time
-# zone; HOME places the user's site-packages. tf1mem's own loopback variables are
-# the shim's state. A variable the template and the caller disagree on runs cold.
+# loader, glibc's malloc, TensorFlow, CUDA, OpenBLAS/OpenMP/MKL, NumPy, Keras,
+# protobuf, gRPC, HDF5 and the C library's locale and time zone; HOME places the
+# user's site-packages. tf1mem's own loopback variables are the shim's state. A
+# variable the template and the caller disagree on runs cold.
 _KEY_PREFIXES = ("TF_", "CUDA_", "LD_", "PYTHON", "XLA_", "NVIDIA_", "OMP_", "OPENBLAS_",
-                 "GOTO", "MKL_", "KMP_", "LC_")
-_KEY_NAMES = ("TF2_BEHAVIOR", "LANG", "LANGUAGE", "TZ", "HOME", "TF1MEM_LOOPBACK_ONLY",
-              "TF1MEM_ADDED_PYTHONPATH", "TF1MEM_USER_PYTHONPATH")
+                 "GOTO", "MKL_", "KMP_", "LC_", "NPY_", "NUMPY_", "KERAS_",
+                 "PROTOCOL_BUFFERS_", "GRPC_", "HDF5_", "MALLOC_")
+_KEY_NAMES = ("TF2_BEHAVIOR", "LANG", "LANGUAGE", "TZ", "HOME", "GLIBC_TUNABLES",
+              "TF1MEM_LOOPBACK_ONLY", "TF1MEM_ADDED_PYTHONPATH", "TF1MEM_USER_PYTHONPATH")
 # The installed packages fingerprinted besides tf1mem (their top-level __init__).
 _PACKAGES = ("tensorflow", "numpy", "tf_keras", "keras", "scipy")
 # Signals the caller forwards to the child. Those a terminal sends to its foreground
@@ -524,13 +526,23 @@ def run_warm(command: str, argv: Sequence[str], *, env: Mapping[str, str],
         raise Unavailable(str(exc), always=True) from None
     except OSError as exc:
         raise Unavailable(f"cannot reach the warm template in {folder}: {exc}") from None
-    cwd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    cwd = None
     try:
+        try:
+            # O_PATH: the very folder, even one this user may enter but not list.
+            cwd = os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise Unavailable(f"the working folder cannot be passed on: {exc}") from None
         request = {"op": "run", "command": command, "argv": list(argv), "env": dict(env),
                    "umask": _umask(), "key": key, "ignored_signals": ignored,
                    "stdio": [fd is not None for fd in stdio], "extra": extra,
                    "orig_argv": sys.orig_argv}
-        send_message(sock, request, [fd for fd in stdio if fd is not None] + extra + [cwd])
+        try:
+            send_message(sock, request,
+                         [fd for fd in stdio if fd is not None] + extra + [cwd])
+        except OSError as exc:
+            raise Unavailable(f"the warm template did not take the run ({exc}); its log: "
+                              f"{os.path.join(folder, LOG_NAME)}") from None
         os.close(cwd)
         cwd = None
         sock.settimeout(_START_TIMEOUT_S)
@@ -669,15 +681,15 @@ def stop(environ: Optional[Mapping[str, str]] = None, timeout: float = 60) -> Op
         return None
     pid = answer["pid"]
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
-        except PermissionError:
-            break
+    while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.05)
     return pid
+
+
+def _alive(pid):
+    """Whether ``pid`` runs (an exited process that no one reaped yet does not)."""
+    stat_line = _read(f"/proc/{pid}/stat")
+    return stat_line is not None and stat_line.rsplit(")", 1)[1].split()[0] not in "ZX"
 
 
 def format_status(state: Optional[dict], folder: str) -> str:

@@ -34,7 +34,8 @@ The child becomes ``python -m COMMAND ARGS`` as the caller would have run it: th
 caller's stdin, stdout and stderr (received with ``SCM_RIGHTS``; standard streams
 rebuilt for them as Python builds them at start-up: tty line buffering,
 ``PYTHONUNBUFFERED``), working folder (a descriptor, so the very folder), umask,
-environment (``os.environ`` replaced: TensorFlow and the shim read it later),
+environment (``os.environ`` replaced: TensorFlow and the shim read it later;
+``tempfile``'s folder, which the imports cached, found again from it),
 ignored signals, ``sys.argv``/``sys.orig_argv``, ``sys.path[0]``; NumPy's global
 random state is reseeded (Python's ``random`` reseeds itself after a fork). It ends as
 the interpreter ends (non-daemon threads joined, ``atexit`` handlers, streams flushed,
@@ -427,6 +428,10 @@ def _child(message, fds, parent, own_fds):
                 signal.signal(signum, signal.SIG_DFL)
         os.environ.clear()
         os.environ.update(message["env"])
+        # The imports asked tempfile for its folder (TMPDIR, read once): a new process
+        # asks with its own environment.
+        if "tempfile" in sys.modules:
+            sys.modules["tempfile"].tempdir = None
         sys.orig_argv = list(message["orig_argv"])
         if not sys.flags.safe_path and sys.path:
             sys.path[0] = os.getcwd()  # what python -m puts first

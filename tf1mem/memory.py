@@ -306,7 +306,7 @@ def _measure(ns) -> int:
 def _warm_launch(ns):
     """``--warm``: a ``launch`` for :func:`tf1mem.observe.sweep.measure_point` that runs
     ``python -m tf1mem.memory ARGS`` in a child of the warm template; None without it."""
-    if not ns.warm:
+    if not getattr(ns, "warm", False):  # a Namespace built without the flag: cold
         return None
     import locale
     import tempfile

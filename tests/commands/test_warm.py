@@ -267,8 +267,7 @@ def test_status_and_stop(tmp_path, warm_dir):
     stopped = _subproc.run(["-m", "tf1mem.run", "--warm-stop"], cwd=tmp_path, env=env,
                            check_rc=0)
     assert stopped.stdout.strip() == f"stopped the warm template (pid {pid}) in {warm_dir}"
-    with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)
+    assert _gone(pid)  # stop returns once the template has exited
     again = _subproc.run(["-m", "tf1mem.run", "--warm-stop"], cwd=tmp_path, env=env,
                          check_rc=0)
     assert again.stdout.strip() == f"no warm template runs in {warm_dir}"
@@ -281,9 +280,7 @@ def test_an_idle_template_exits(tmp_path, warm_dir):
     template = int(proc.stdout)
     deadline = time.monotonic() + _subproc.bound(30)
     while time.monotonic() < deadline:
-        try:
-            os.kill(template, 0)
-        except ProcessLookupError:
+        if _gone(template):
             break
         time.sleep(0.2)
     else:
@@ -347,3 +344,163 @@ def test_bad_idle_time_is_a_usage_error(tmp_path, warm_dir):
                      check_rc=errors.EXIT_USAGE)
     assert "TF1MEM_WARM_IDLE_S='soon': give the seconds a warm template waits" in proc.stderr
     assert os.listdir(warm_dir) == []  # nothing started
+
+
+# ------------------------------------------------------------ signals
+
+
+def _three_ways(script, warm_dir):
+    env = _subproc.child_env(_env(warm_dir))
+    return (("python", [sys.executable, str(script)]),
+            ("cold", [sys.executable, "-m", "tf1mem.run", str(script)]),
+            ("warm", [sys.executable, "-m", "tf1mem.run", "--warm", str(script)])), env
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGUSR1])
+def test_other_signals_reach_the_child_and_end_the_runner_as_python(tmp_path, warm_dir,
+                                                                    signum):
+    script = _write(tmp_path / "wait.py",
+                    "import time\nprint('ready', flush=True)\ntime.sleep(120)\n")
+    ways, env = _three_ways(script, warm_dir)
+    codes = {}
+    for name, cmd in ways:
+        proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        with proc:
+            try:
+                assert proc.stdout.readline() == "ready\n"
+                proc.send_signal(signum)
+                codes[name] = proc.wait(timeout=_subproc.bound(30))
+            finally:
+                proc.kill()
+    assert codes == {"python": -signum, "cold": -signum, "warm": -signum}
+
+
+def test_signals_the_caller_ignores_stay_ignored_in_the_child(tmp_path, warm_dir):
+    """As a background job or under nohup: python keeps an inherited SIG_IGN."""
+    script = _write(tmp_path / "dispositions.py", """\
+        import signal
+        names = {signal.SIG_IGN: "ignored", signal.SIG_DFL: "default"}
+        print([names.get(signal.getsignal(s), "handler")
+               for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)])
+        """)
+    ways, env = _three_ways(script, warm_dir)
+
+    def ignore():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    outs = {}
+    for name, cmd in ways:
+        proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=_subproc.bound(120), preexec_fn=ignore)
+        assert proc.returncode == 0, _subproc.describe(proc)
+        outs[name] = proc.stdout
+    assert outs["python"] == "['ignored', 'ignored', 'default']\n"
+    assert outs["cold"] == outs["warm"] == outs["python"]
+
+
+def _gone(pid):
+    try:
+        return _state(pid) in ("Z", "X")  # exited; its reaper (init) may not have run yet
+    except FileNotFoundError:
+        return True
+
+
+def _state(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def _wait_state(pid, wanted):
+    deadline = time.monotonic() + _subproc.bound(10)
+    while _state(pid) != wanted:
+        if time.monotonic() > deadline:
+            pytest.fail(f"pid {pid} is {_state(pid)!r}, not {wanted!r}")
+        time.sleep(0.05)
+
+
+def test_ctrl_z_stops_the_child_with_the_runner_and_fg_resumes_both(tmp_path, warm_dir):
+    script = _write(tmp_path / "steps.py", """\
+        import os, sys, time
+        print(os.getpid(), flush=True)
+        sys.stdin.readline()
+        print('done', flush=True)
+        """)
+    env = _subproc.child_env(_env(warm_dir))
+    proc = subprocess.Popen([sys.executable, "-m", "tf1mem.run", "--warm", str(script)],
+                            cwd=tmp_path, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with proc:
+        try:
+            child = int(proc.stdout.readline())
+            assert child != proc.pid  # the script runs in the template's child
+            proc.send_signal(signal.SIGTSTP)  # what Ctrl-Z sends the foreground job
+            _wait_state(proc.pid, "T")
+            _wait_state(child, "T")
+            proc.send_signal(signal.SIGCONT)  # fg
+            _wait_state(child, "S")
+            out, err = proc.communicate("go\n", timeout=_subproc.bound(30))
+        finally:
+            proc.kill()
+    assert (proc.returncode, out) == (0, "done\n"), err
+
+
+_OTHER_USER = """\
+import socket, sys
+sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+sock.connect(sys.argv[1])
+sock.send(b'{"op": "status"}')
+sock.settimeout(60)
+try:
+    data = sock.recv(4096)
+except ConnectionResetError:  # closed with the request unread
+    data = b""
+print(repr(data))
+"""
+
+
+def test_the_template_closes_a_connection_of_another_user_unanswered(tmp_path):
+    """The kernel's SO_PEERCRED, end to end: the folder is opened to others on purpose
+    (0711, socket 0666), and another uid's request still gets nothing."""
+    import shutil as _shutil
+    import tempfile
+
+    setpriv = _shutil.which("setpriv")
+    if os.geteuid() != 0 or not setpriv or not os.path.exists("/usr/bin/python3"):
+        pytest.skip("needs root, setpriv and /usr/bin/python3 to act as another user")
+    folder = tempfile.mkdtemp(prefix="tf1mem-warm-peer-")  # /tmp: reachable by others
+    env = _env(folder)
+    try:
+        script = _write(tmp_path / "s.py", "print('ok')\n")
+        _warm_run([script], folder, cwd=tmp_path, check_rc=0)
+        sock = os.path.join(folder, _warm.SOCKET_NAME)
+        os.chmod(folder, 0o711)
+        os.chmod(sock, 0o666)
+        other = subprocess.run(
+            [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+             "/usr/bin/python3", "-c", _OTHER_USER, sock], capture_output=True, text=True,
+            timeout=_subproc.bound(60))
+        os.chmod(folder, 0o700)
+        assert other.stdout == "b''\n", _subproc.describe(other)  # closed, no answer
+        with open(os.path.join(folder, _warm.LOG_NAME)) as f:
+            log = f.read()
+        assert ("refused a connection: the warm template's peer is uid 65534, not this "
+                "user (0): refused") in log, log
+        assert _warm.status(env)["runs"] == 1  # this user is still served
+    finally:
+        os.chmod(folder, 0o700)
+        _warm.stop(env)
+        _shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_childs_temporary_folder_is_its_own_tmpdir(tmp_path, warm_dir):
+    """The template's imports cached tempfile's folder from its own TMPDIR."""
+    script = _write(tmp_path / "tmp.py", "import tempfile\nprint(tempfile.gettempdir())\n")
+    _warm_run([script], warm_dir, cwd=tmp_path, check_rc=0)  # starts the template
+    mine = tmp_path / "mytmp"
+    mine.mkdir()
+    proc = _warm_run([script], warm_dir, cwd=tmp_path, env={"TMPDIR": str(mine)},
+                     check_rc=0)
+    assert proc.stdout == f"{mine}\n"
+    assert _status(warm_dir)["runs"] == 2  # TMPDIR is not an import-time setting: warm

@@ -89,9 +89,9 @@ def test_sweep_leaves_out_a_device_that_held_nothing(monkeypatch, tmp_path, caps
     import argparse
 
     gpu, cpu = "/device:GPU:0", "/device:CPU:0"
-    monkeypatch.setattr(sweep, "measure_point", lambda ns, batch, limit=None, launch=None:
+    monkeypatch.setattr(sweep, "measure_point", lambda ns, batch, limit=None:
                         sweep.Point(batch, {cpu: 0, gpu: 1000 * batch}, 0.01))
-    ns = argparse.Namespace(warm=False, model="mlp", hidden=8, dtype="float32", steps=1,
+    ns = argparse.Namespace(model="mlp", hidden=8, dtype="float32", steps=1,
                             batch_sizes=(2, 4), csv=str(tmp_path / "s.csv"),
                             png=str(tmp_path / "s.png"), progress=False,
                             keep_reports=False)
@@ -109,7 +109,7 @@ class _LinearDevice:
         self.device, self.base, self.per_example = device, base, per_example
         self.calls = []
 
-    def __call__(self, ns, batch, limit=None, launch=None):
+    def __call__(self, ns, batch, limit=None):
         self.calls.append((batch, limit))
         peak = self.base + self.per_example * batch
         if limit is not None and peak > limit:
@@ -122,7 +122,7 @@ def _sweep_csv(monkeypatch, tmp_path, hidden=1024, batches=(256, 1024, 4096)):
     import argparse
 
     monkeypatch.setattr(sweep, "measure_point", _LinearDevice())
-    ns = argparse.Namespace(warm=False, model="mlp", hidden=hidden, dtype="float32", steps=1,
+    ns = argparse.Namespace(model="mlp", hidden=hidden, dtype="float32", steps=1,
                             batch_sizes=batches, csv=str(tmp_path / "sweep.csv"),
                             png=str(tmp_path / "sweep.png"), progress=False,
                             keep_reports=False)
@@ -207,7 +207,7 @@ def test_fit_bisects_where_memory_steps_instead_of_growing_linearly(monkeypatch,
     # regions in powers of two and hands a new region whole to a tensor over half of
     # it. The linear model then lands over the budget again and again; fit must
     # switch to bisection and still find the step, to within 1%.
-    def stepped(ns, batch, limit=None, launch=None):
+    def stepped(ns, batch, limit=None):
         calls.append(batch)
         peak = 1_000_000 + 2048 * batch
         return sweep.Point(batch, {"/device:CPU:0": peak if batch <= 16384 else 2 * peak},
@@ -230,7 +230,7 @@ def test_fit_goes_on_predicting_when_a_guess_lands_just_over(monkeypatch, capsys
     # the slope, so the first guess landed well over, and the second, 3000, measured
     # a few bytes more than before. The linear model is right there; bisecting from
     # 1024 would cost seven more runs.
-    def noisy(ns, batch, limit=None, launch=None):
+    def noisy(ns, batch, limit=None):
         calls.append(batch)
         peak = peak_at(batch) + (64 if batch == 3000 else 0)
         return sweep.Point(batch, {"/device:CPU:0": peak}, 0.01)

@@ -56,7 +56,9 @@ def find_fit(spec: sweep.ModelSpec, budget: int, margin: float, probe_sizes: Seq
     trials: List[sweep.Point] = []
 
     def run(batch, why, capped=False):
-        point = sweep.measure_point(spec, batch, budget if capped else None, launch=launch)
+        limit = budget if capped else None
+        point = (sweep.measure_point(spec, batch, limit) if launch is None
+                 else sweep.measure_point(spec, batch, limit, launch=launch))
         trials.append(point)
         swept = [p for p in trials if p.source]
         if swept and point.peaks and sweep.main_device(point) != sweep.main_device(swept[0]):

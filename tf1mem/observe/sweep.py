@@ -175,7 +175,8 @@ def run_sweep(spec: ModelSpec, batch_sizes: Sequence[int], csv_path: str, png_pa
     with _progress.bar(len(batch_sizes), "sweep", "run", progress) as bar:
         for batch in batch_sizes:
             bar.set_postfix(batch=batch)
-            points.append(measure_point(spec, batch, launch=launch))
+            points.append(measure_point(spec, batch) if launch is None
+                          else measure_point(spec, batch, launch=launch))
             bar.update(1)
     devices = sorted({d for p in points for d in p.peaks})
     # A device that held nothing at any point (the host of a GPU run, where only the
