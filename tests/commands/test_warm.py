@@ -450,11 +450,11 @@ _OTHER_USER = """\
 import socket, sys
 sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 sock.connect(sys.argv[1])
-sock.send(b'{"op": "status"}')
 sock.settimeout(60)
 try:
+    sock.send(b'{"op": "status"}')
     data = sock.recv(4096)
-except ConnectionResetError:  # closed with the request unread
+except (BrokenPipeError, ConnectionResetError):  # closed before or with the request unread
     data = b""
 print(repr(data))
 """
