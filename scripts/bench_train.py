@@ -218,7 +218,7 @@ def main(argv=None):
         }
         if args.tf1_python:
             variants["(g) TF 1.15 article"] = [args.tf1_python, "article.py"]
-        variants = {name: cmd for name, cmd in variants.items()
+        variants = {name: cmd for name, cmd in sorted(variants.items())
                     if name[1] in args.only or name.startswith("(a)")}
         print("\n".join(header_lines(
             f"scripts/bench_train.py: TF 2.21 python {py}, {args.steps} steps")), flush=True)
