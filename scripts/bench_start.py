@@ -110,6 +110,16 @@ def help_text(cmd: Sequence[str], cwd, env) -> str:
     return proc.stdout + proc.stderr if proc.returncode == 0 else ""
 
 
+def bench_env(environ) -> Dict[str, str]:
+    """The processes' environment: this checkout first on ``PYTHONPATH``, and no
+    ``TF1MEM_WARM`` (it would make the cold column warm; the warm one says
+    ``--warm``)."""
+    env = dict(environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(REPO), environ.get("PYTHONPATH")) if p))
+    env.pop("TF1MEM_WARM", None)
+    return env
+
+
 def plan(py: str, tf1_python: Optional[str], run_warm: bool, memory_warm: Dict[str, bool],
          work: Path) -> List[Job]:
     """The jobs of one round, in order; columns without their tool are left out."""
@@ -251,8 +261,7 @@ def main(argv=None) -> int:
     sys.path.insert(0, str(REPO / "scripts"))
     from bench_train import hand_edit
 
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p))
+    env = bench_env(os.environ)
     work = Path(tempfile.mkdtemp(prefix="tf1mem-bench-start-"))
     try:
         shutil.copytree(args.data_dir, work / "MNIST_data")

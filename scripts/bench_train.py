@@ -23,6 +23,12 @@ all from the same run (the goal: (d), unpinned, at least 5x (c)). The header nam
 the machine (CPU model, cores) and the load average at the start; the load at the
 end follows the table.
 
+What each machine gave, train seconds (docs/PERFORMANCE.md, "The fast loop's
+threads"): the project's 2-core Intel Xeon, 2026-12-07 13:06 UTC, load 1.9-3.3,
+medians of 5: (d) 0.191, (h) 0.176, (i) 0.169, (c) 1.399, (d) 7.3x (c). Issue 30's
+second 2-core machine, idle, before the fast loop had its own inter-op thread:
+fast 0.39-0.50 unpinned, 0.23-0.25 with --cpus 0, --exact 1.8-2.5, 3.9x.
+
 The scripts time their own training loop (first step to last, collections
 included); "wall" is the whole process from outside. Ratios are against (a). For
 the article's script ((a), (b), (g)) the column "after 100" is also printed: the
@@ -218,7 +224,7 @@ def main(argv=None):
         }
         if args.tf1_python:
             variants["(g) TF 1.15 article"] = [args.tf1_python, "article.py"]
-        variants = {name: cmd for name, cmd in variants.items()
+        variants = {name: cmd for name, cmd in sorted(variants.items())
                     if name[1] in args.only or name.startswith("(a)")}
         print("\n".join(header_lines(
             f"scripts/bench_train.py: TF 2.21 python {py}, {args.steps} steps")), flush=True)

@@ -16,7 +16,9 @@ gives for the seed. Two loops, chosen by :attr:`TrainOptions.loop`:
   (:func:`tf1mem.models.sgd_step`) rather than built by ``tf.gradients``. Only the
   order of floating-point operations differs: the test accuracy equals the exact
   loop's to 4 decimals and the weights agree within 1e-5
-  (``tests/tf/test_fast_train.py`` checks both for two seeds).
+  (``tests/tf/test_fast_train.py`` checks both for two seeds). Its session runs
+  the steps on one inter-op thread of its own (:data:`FAST_SESSION_THREADS`,
+  :func:`loop_session_fields`) unless the user sets the inter-op thread count.
 
 Each graph is built in a private ``tf.Graph`` run by a ``tf.compat.v1.Session``, so
 training changes no process-wide TensorFlow mode. ``python -m tf1mem.train`` parses

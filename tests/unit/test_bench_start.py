@@ -169,3 +169,10 @@ def test_default_flags(bench):
     args = bench.parse_args([])
     assert (args.repeats, args.tf1_python, args.markdown) == (5, None, False)
     assert Path(args.data_dir).name == "MNIST_data"
+
+
+def test_the_cold_columns_stay_cold_whatever_the_callers_environment(bench):
+    env = bench.bench_env({"TF1MEM_WARM": "1", "PYTHONPATH": "/elsewhere", "HOME": "/h"})
+    assert "TF1MEM_WARM" not in env
+    assert env["PYTHONPATH"].split(":") == [str(_subproc.REPO), "/elsewhere"]
+    assert env["HOME"] == "/h"
