@@ -261,8 +261,12 @@ def main(argv=None) -> int:
     sys.path.insert(0, str(REPO / "scripts"))
     from bench_train import hand_edit
 
-    env = bench_env(os.environ)
     work = Path(tempfile.mkdtemp(prefix="tf1mem-bench-start-"))
+    # The warm column's template is the bench's own (in its folder, private like
+    # mkdtemp's), started by its untimed first round and stopped at the end: the
+    # user's template, if any, is neither used nor left behind by it.
+    env = dict(bench_env(os.environ), TF1MEM_WARM_DIR=str(work / "warm"))
+    run_warm = False
     try:
         shutil.copytree(args.data_dir, work / "MNIST_data")
         article = ARTICLE.read_text(encoding="utf-8")
@@ -297,6 +301,9 @@ def main(argv=None) -> int:
                      memory_warm=memory_warm, tf1=bool(args.tf1_python),
                      markdown=args.markdown, header=header, footer=footer))
     finally:
+        if run_warm:
+            subprocess.run([sys.executable, "-m", "tf1mem.run", "--warm-stop"], cwd=work,
+                           env=env, capture_output=True, text=True)
         shutil.rmtree(work, ignore_errors=True)
     return 0
 
