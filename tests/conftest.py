@@ -52,7 +52,7 @@ def pytest_unconfigure(config):
     shutil.rmtree(os.environ.pop(_places.REPORT_DIR_ENV_VAR, ""), ignore_errors=True)
     if _subproc.WARM_CHILDREN["session"]:
         folder = os.environ.pop(_warm.DIR_ENV_VAR)
-        _warm.stop({_warm.DIR_ENV_VAR: folder})
+        _warm.stop_all({_warm.DIR_ENV_VAR: folder})
         shutil.rmtree(folder, ignore_errors=True)
         _subproc.WARM_CHILDREN["session"] = False
     os.environ.update(_SET_ASIDE)
@@ -106,7 +106,7 @@ def warm_dir(tmp_path):
     one started, is stopped at the end, so no process is left behind."""
     folder = _private_folder(tmp_path / "warm")  # tmp_path/warm: short for the socket
     yield folder
-    _warm.stop({_warm.DIR_ENV_VAR: str(folder)})
+    _warm.stop_all({_warm.DIR_ENV_VAR: str(folder)})
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +114,7 @@ def module_warm_dir(tmp_path_factory):
     """As :func:`warm_dir`, one template for a module's parametrised parity tests."""
     folder = _private_folder(tmp_path_factory.mktemp("warm"))
     yield folder
-    _warm.stop({_warm.DIR_ENV_VAR: str(folder)})
+    _warm.stop_all({_warm.DIR_ENV_VAR: str(folder)})
 
 
 @pytest.fixture(autouse=True)

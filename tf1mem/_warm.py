@@ -48,7 +48,8 @@ from typing import Mapping, Optional, Sequence
 from tf1mem import errors
 
 __all__ = ["WARM_ENV_VAR", "DIR_ENV_VAR", "IDLE_ENV_VAR", "COMMANDS", "Unavailable",
-           "TemplateLost", "idle_seconds", "warm_requested", "warm_dir", "check_folder", "socket_path",
+           "TemplateLost", "idle_seconds", "warm_requested", "warm_dir", "check_folder",
+           "command_folder", "socket_path", "stop_all",
            "peer_credentials", "check_peer", "template_key", "key_difference",
            "import_time_names", "extra_inheritable_fds", "run_warm", "exit_as", "status",
            "stop", "in_warm_child"]
@@ -59,6 +60,12 @@ IDLE_ENV_VAR = "TF1MEM_WARM_IDLE_S"
 DEFAULT_IDLE_S = 900
 # The commands a template runs (their module's main(argv=None) is called in the child).
 COMMANDS = ("tf1mem.run", "tf1mem.memory")
+# Each command has a template of its own, in its own sub-folder ("" the folder itself):
+# a memory trial starts with another environment than a script under tf1mem.run (no
+# loopback shim, TensorFlow's notices off), so with one template for both, a sweep
+# beside a script would replace the template at every alternation (measured by
+# scripts/bench_start.py: every warm run then went cold).
+_COMMAND_FOLDERS = {"tf1mem.run": "", "tf1mem.memory": "memory"}
 SOCKET_NAME = "sock"
 LOG_NAME = "template.log"
 _LOCK_NAME = "lock"
@@ -203,6 +210,12 @@ def check_folder(folder: str, create: bool = True) -> None:
                           f"not 0700 (only its owner may enter it): refused; run "
                           f"`chmod 700 {folder}` or set {DIR_ENV_VAR} to another folder",
                           always=True)
+
+
+def command_folder(folder: str, command: str) -> str:
+    """The folder of ``command``'s template inside the warm folder ``folder``."""
+    return os.path.join(folder, _COMMAND_FOLDERS[command]) if _COMMAND_FOLDERS[command] \
+        else folder
 
 
 def socket_path(folder: str) -> str:
@@ -517,6 +530,9 @@ def run_warm(command: str, argv: Sequence[str], *, env: Mapping[str, str],
                           f"the {_MAX_EXTRA_FDS} a warm run passes on")
     folder = warm_dir(environ)
     check_folder(folder)
+    if command_folder(folder, command) != folder:
+        folder = command_folder(folder, command)
+        check_folder(folder)
     key = template_key(template_env)
     stdio = _stdio_fds() if stdio is None else list(stdio)
     ignored = [int(s) for s in FORWARDED if signal.getsignal(s) == signal.SIG_IGN]
@@ -653,13 +669,14 @@ def _ask(folder, message):
         return answer
 
 
-def status(environ: Optional[Mapping[str, str]] = None) -> Optional[dict]:
-    """The template's state (pid, runs, idle time, ...) or None if none runs.
+def status(environ: Optional[Mapping[str, str]] = None,
+           command: str = "tf1mem.run") -> Optional[dict]:
+    """``command``'s template's state (pid, runs, idle time, ...) or None if none runs.
 
     Raises:
       Unavailable: the folder fails :func:`check_folder`.
     """
-    folder = warm_dir(environ)
+    folder = command_folder(warm_dir(environ), command)
     if not os.path.lexists(folder):
         return None
     answer = _ask(folder, {"op": "status"})
@@ -668,12 +685,14 @@ def status(environ: Optional[Mapping[str, str]] = None) -> Optional[dict]:
     return answer
 
 
-def stop(environ: Optional[Mapping[str, str]] = None, timeout: float = 60) -> Optional[int]:
-    """Stops the template (it exits once its running children end); returns its pid.
+def stop(environ: Optional[Mapping[str, str]] = None, timeout: float = 60,
+         command: str = "tf1mem.run") -> Optional[int]:
+    """Stops ``command``'s template (it exits once its running children end); returns
+    its pid.
 
     Waits up to ``timeout`` seconds for it to exit. None if no template ran.
     """
-    folder = warm_dir(environ)
+    folder = command_folder(warm_dir(environ), command)
     if not os.path.lexists(folder):
         return None
     answer = _ask(folder, {"op": "stop"})
@@ -684,6 +703,17 @@ def stop(environ: Optional[Mapping[str, str]] = None, timeout: float = 60) -> Op
     while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.05)
     return pid
+
+
+def stop_all(environ: Optional[Mapping[str, str]] = None, timeout: float = 60) -> dict:
+    """Stops every command's template in the warm folder; ``{command: pid}`` of those
+    that ran."""
+    stopped = {}
+    for command in COMMANDS:
+        pid = stop(environ, timeout, command=command)
+        if pid is not None:
+            stopped[command] = pid
+    return stopped
 
 
 def _alive(pid):

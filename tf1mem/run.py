@@ -395,15 +395,24 @@ def _warm_command(opts):
     from tf1mem import _warm
 
     folder = _warm.warm_dir()
+    # tf1mem.run's template, then the one of `memory sweep|fit --warm` (in its own
+    # sub-folder) when it runs.
+    memory_folder = _warm.command_folder(folder, "tf1mem.memory")
     try:
         if opts.warm_action == "status":
             print(_warm.format_status(_warm.status(), folder))
+            memory = _warm.status(command="tf1mem.memory")
+            if memory is not None:
+                print(_warm.format_status(memory, memory_folder))
             return errors.EXIT_OK
         pid = _warm.stop()
+        memory_pid = _warm.stop(command="tf1mem.memory")
     except _warm.Unavailable as exc:
         raise errors.UsageError(str(exc)) from None
     print(f"stopped the warm template (pid {pid}) in {folder}" if pid is not None
           else f"no warm template runs in {folder}")
+    if memory_pid is not None:
+        print(f"stopped the warm template (pid {memory_pid}) in {memory_folder}")
     return errors.EXIT_OK
 
 

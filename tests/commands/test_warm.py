@@ -315,7 +315,37 @@ def test_memory_sweep_warm_measures_what_a_cold_sweep_measures(tmp_path, warm_di
     # order of TensorFlow's allocations across its thread pools): within 2 %.
     for (_, _, w), (_, _, c) in zip(warm, cold):
         assert abs(int(w) - int(c)) <= 0.02 * int(c), (warm, cold)
-    assert _status(warm_dir)["runs"] == 2  # each point a child of the template
+    # each point a child of the memory command's template
+    assert _warm.status(_env(warm_dir), command="tf1mem.memory")["runs"] == 2
+
+
+def test_scripts_and_memory_trials_keep_their_own_templates(tmp_path, warm_dir):
+    """A memory trial starts with another environment than a script (no loopback
+    shim): alternating the two must not replace one template with the other."""
+    env = _env(warm_dir)
+    script = _write(tmp_path / "s.py", "print('ok')\n")
+    _warm_run([script], warm_dir, cwd=tmp_path, check_rc=0)
+    pid = _status(warm_dir)["pid"]
+    sweep = _subproc.run(["-m", "tf1mem.memory", "sweep", "--model", "softmax", "--steps",
+                          "1", "--batch-sizes", "16", "--no-progress", "--csv",
+                          tmp_path / "s.csv", "--png", tmp_path / "s.png", "--warm",
+                          "--verbose"], cwd=tmp_path, env=env, check_rc=0)
+    assert "run cold" not in sweep.stderr, sweep.stderr
+    memory = _warm.status(env, command="tf1mem.memory")
+    assert memory["runs"] == 1 and memory["pid"] != pid, memory
+    again = _warm_run(["--verbose", script], warm_dir, cwd=tmp_path, check_rc=0)
+    assert "running cold" not in again.stderr, again.stderr
+    state = _status(warm_dir)
+    assert (state["pid"], state["runs"]) == (pid, 2), state  # one template served both
+    shown = _subproc.run(["-m", "tf1mem.run", "--warm-status"], cwd=tmp_path, env=env,
+                         check_rc=0)
+    assert shown.stdout.count("warm template: pid") == 2, shown.stdout
+    stopped = _subproc.run(["-m", "tf1mem.run", "--warm-stop"], cwd=tmp_path, env=env,
+                           check_rc=0)
+    assert stopped.stdout.splitlines() == [
+        f"stopped the warm template (pid {pid}) in {warm_dir}",
+        f"stopped the warm template (pid {memory['pid']}) in {warm_dir / 'memory'}"]
+    assert _gone(pid) and _gone(memory["pid"])
 
 
 def test_memory_fit_warm_finds_the_cold_answer(tmp_path, warm_dir):
@@ -335,7 +365,8 @@ def test_memory_fit_warm_finds_the_cold_answer(tmp_path, warm_dir):
     # the answers, by as much (the batch 3000 was measured to fit the budget).
     assert abs(answer(warm) - answer(cold)) <= 30, (cold.stdout, warm.stdout)
     trials = len([line for line in warm.stdout.splitlines() if line.startswith("trial ")])
-    assert _status(warm_dir)["runs"] == trials  # uncapped on this CPU: all warm
+    # uncapped on this CPU: all warm
+    assert _warm.status(_env(warm_dir), command="tf1mem.memory")["runs"] == trials
 
 
 def test_bad_idle_time_is_a_usage_error(tmp_path, warm_dir):
