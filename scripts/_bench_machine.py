@@ -1,15 +1,38 @@
-"""What the benchmark scripts print about the machine they ran on (no TensorFlow).
+"""What the benchmark scripts print about the machine they ran on, and what they share
+to start their children (no TensorFlow).
 
-``scripts/bench_train.py`` and ``scripts/bench_start.py`` put :func:`header_lines`
-at the top of their output, so a figure pasted into the docs carries its date, CPU,
-cores and load.
+``scripts/bench_train.py``, ``bench_start.py`` and ``bench_fast_threads.py`` put
+:func:`header_lines` at the top of their output, so a figure pasted into the docs
+carries its date, CPU, cores and load; :func:`require_mnist` and :func:`child_env`
+are their common set-up.
 """
 
 import datetime
 import os
 import platform
+from pathlib import Path
 
-__all__ = ["cpu_model", "cores", "load_average", "header_lines"]
+__all__ = ["cpu_model", "cores", "load_average", "header_lines", "require_mnist",
+           "child_env"]
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def require_mnist(data_dir) -> None:
+    """Exits with a message saying how to get MNIST unless ``data_dir`` holds it."""
+    if not Path(data_dir, "train-images-idx3-ubyte.gz").exists():
+        raise SystemExit(f"no MNIST in {data_dir}: run `python -m tf1mem.train` once "
+                         "(it fetches it) or pass --data-dir")
+
+
+def child_env(environ, drop=(), **settings) -> dict:
+    """A benchmark child's environment: ``environ`` with this checkout first on
+    ``PYTHONPATH``, the names in ``drop`` removed and ``settings`` set."""
+    env = dict(environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(REPO), environ.get("PYTHONPATH")) if p), **settings)
+    for name in drop:
+        env.pop(name, None)
+    return env
 
 
 def cpu_model(cpuinfo="/proc/cpuinfo") -> str:

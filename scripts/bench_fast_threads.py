@@ -31,7 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _bench_machine import header_lines, load_average
+from _bench_machine import child_env, header_lines, load_average, require_mnist
 
 REPO = Path(__file__).resolve().parents[1]
 PROBE = '''
@@ -80,14 +80,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error(f"--repeats must be at least 1, got {args.repeats}")
-    if not Path(args.data_dir, "train-images-idx3-ubyte.gz").exists():
-        raise SystemExit(f"no MNIST in {args.data_dir}: run `python -m tf1mem.train` once "
-                         "(it fetches it) or pass --data-dir")
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2",
-               PYTHONPATH=os.pathsep.join(p for p in (str(REPO),
-                                                      os.environ.get("PYTHONPATH")) if p))
-    env.pop("TF1MEM_INTER_OP_THREADS", None)
-    env.pop("TF1MEM_CPUS", None)
+    require_mnist(args.data_dir)
+    env = child_env(os.environ, drop=("TF1MEM_INTER_OP_THREADS", "TF1MEM_CPUS"),
+                    TF_CPP_MIN_LOG_LEVEL="2")
     work = Path(tempfile.mkdtemp(prefix="tf1mem-bench-threads-"))
     try:
         shutil.copytree(args.data_dir, work / "MNIST_data")

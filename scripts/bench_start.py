@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
-from _bench_machine import header_lines, load_average
+from _bench_machine import child_env, header_lines, load_average, require_mnist
 
 REPO = Path(__file__).resolve().parents[1]
 ARTICLE = REPO / "scripts" / "legacy" / "softmax_mnist.py"
@@ -114,10 +114,7 @@ def bench_env(environ) -> Dict[str, str]:
     """The processes' environment: this checkout first on ``PYTHONPATH``, and no
     ``TF1MEM_WARM`` (it would make the cold column warm; the warm one says
     ``--warm``)."""
-    env = dict(environ, PYTHONPATH=os.pathsep.join(
-        p for p in (str(REPO), environ.get("PYTHONPATH")) if p))
-    env.pop("TF1MEM_WARM", None)
-    return env
+    return child_env(environ, drop=("TF1MEM_WARM",))
 
 
 def plan(py: str, tf1_python: Optional[str], run_warm: bool, memory_warm: Dict[str, bool],
@@ -255,9 +252,7 @@ def render(med: Dict[tuple, float], *, repeats: int, run_warm: bool,
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    if not Path(args.data_dir, "train-images-idx3-ubyte.gz").exists():
-        raise SystemExit(f"no MNIST in {args.data_dir}: run `python -m tf1mem.train` once "
-                         "(it fetches it) or pass --data-dir")
+    require_mnist(args.data_dir)
     sys.path.insert(0, str(REPO / "scripts"))
     from bench_train import hand_edit
 

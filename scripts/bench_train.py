@@ -50,7 +50,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _bench_machine import header_lines, load_average
+from _bench_machine import child_env, header_lines, load_average, require_mnist
 
 REPO = Path(__file__).resolve().parents[1]
 ARTICLE = REPO / "scripts" / "legacy" / "softmax_mnist.py"
@@ -195,12 +195,8 @@ def main(argv=None):
     parser.add_argument("--only", default="abcdefghi",
                         help="letters of the variants to run (default: all); (a) always runs")
     args = parser.parse_args(argv)
-    if not Path(args.data_dir, "train-images-idx3-ubyte.gz").exists():
-        raise SystemExit(f"no MNIST in {args.data_dir}: run `python -m tf1mem.train` once "
-                         "(it fetches it) or pass --data-dir")
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2",
-               PYTHONPATH=os.pathsep.join(p for p in (str(REPO),
-                                                      os.environ.get("PYTHONPATH")) if p))
+    require_mnist(args.data_dir)
+    env = child_env(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
     work = Path(tempfile.mkdtemp(prefix="tf1mem-bench-train-"))
     try:
         shutil.copytree(args.data_dir, work / "MNIST_data")

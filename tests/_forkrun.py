@@ -50,6 +50,8 @@ import subprocess
 import sys
 import tempfile
 
+from tf1mem._warm_template import exit_code
+
 __all__ = ["ForkServer"]
 
 _READY = "forkrun: ready"
@@ -216,7 +218,7 @@ def _as_python(args):
             _run_file(args[0])
         code = 0
     except SystemExit as exc:
-        code = _exit_code(exc.code)
+        code = exit_code(exc.code)
     except BaseException:
         sys.excepthook(*sys.exc_info())
         code = 1
@@ -248,16 +250,6 @@ def _run_file(path):
         __file__=os.path.abspath(path), __cached__=None, __builtins__=builtins,
         __loader__=importlib.machinery.SourceFileLoader("__main__", path))
     exec(compile(source, path, "exec"), main.__dict__)
-
-
-def _exit_code(value):
-    """python's exit status for ``sys.exit(value)``, printing what it prints."""
-    if value is None:
-        return 0
-    if isinstance(value, int):
-        return value & 0xFF
-    print(value, file=sys.stderr)
-    return 1
 
 
 def _wait(pid, timeout):

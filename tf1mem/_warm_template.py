@@ -456,7 +456,7 @@ def _child(message, fds, parent, own_fds):
         os._exit(code)
 
 
-def _exit_code(value):
+def exit_code(value):
     """python's exit status for ``sys.exit(value)``, printing what it prints."""
     if value is None:
         return 0
@@ -480,9 +480,9 @@ def _as_python(command, argv):
     sys.argv = [module.__file__, *argv]
     interrupted = False
     try:
-        code = _exit_code(module.main())
+        code = exit_code(module.main())
     except SystemExit as exc:
-        code = _exit_code(exc.code)
+        code = exit_code(exc.code)
     except KeyboardInterrupt:
         sys.excepthook(*sys.exc_info())
         code, interrupted = 1, True
